@@ -1,0 +1,1 @@
+"""Cartographers: game data and rules (pure Python, no I/O)."""
