@@ -1,0 +1,219 @@
+"""The map: an 11×11 grid of terrains plus the side's printed ruins.
+
+A Board is immutable; drawing returns a new Board, which keeps undo and replay
+trivial and lets the session engine share boards between states safely.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from .data import GRID_SIZE, MAPS
+from .shapes import Cell, Shape, orientations
+from .terrain import DRAWABLE, Terrain, parse_terrain
+
+N = GRID_SIZE
+ALL_CELLS: tuple[Cell, ...] = tuple((r, c) for r in range(N) for c in range(N))
+
+
+class BoardError(ValueError):
+    """Bad map input; carries the offending cell so the CLI and UI can point at it."""
+
+    def __init__(self, message: str, row: int | None = None, col: int | None = None):
+        self.row, self.col = row, col
+        where = f"row {row + 1}, column {col + 1}: " if row is not None and col is not None else ""
+        super().__init__(where + message)
+
+
+def _neighbours(r: int, c: int) -> tuple[Cell, ...]:
+    candidates = ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+    return tuple((rr, cc) for rr, cc in candidates if 0 <= rr < N and 0 <= cc < N)
+
+
+_NEIGHBOURS: dict[Cell, tuple[Cell, ...]] = {(r, c): _neighbours(r, c) for r in range(N) for c in range(N)}
+
+
+def neighbours(r: int, c: int) -> tuple[Cell, ...]:
+    """Orthogonal neighbours on the map (diagonals never count in Cartographers)."""
+    return _NEIGHBOURS[(r, c)]
+
+
+def on_edge(r: int, c: int) -> bool:
+    return r in (0, N - 1) or c in (0, N - 1)
+
+
+@dataclass(frozen=True)
+class Board:
+    side: str
+    grid: tuple[tuple[Terrain, ...], ...]
+
+    # -- construction -----------------------------------------------------
+    @classmethod
+    def blank(cls, side: str = "A") -> Board:
+        side = _check_side(side)
+        m = MAPS[side]
+        rows = [[Terrain.EMPTY] * N for _ in range(N)]
+        for r, c in m.mountains:
+            rows[r][c] = Terrain.MOUNTAIN
+        for r, c in m.wastelands:
+            rows[r][c] = Terrain.WASTELAND
+        return cls(side, tuple(tuple(row) for row in rows))
+
+    @classmethod
+    def from_words(cls, side: str, rows: Sequence[Sequence[str]]) -> Board:
+        """Parse and check a grid of terrain words against the side's printed features.
+
+        Mountains and wastelands are printed, so the grid must agree with the side
+        exactly: a player's terrain on a mountain cell is a reading or typing error.
+        """
+        side = _check_side(side)
+        if not isinstance(rows, Sequence) or isinstance(rows, str) or len(rows) != N:
+            raise BoardError(f"the grid must have {N} rows")
+        blank = cls.blank(side)
+        out: list[tuple[Terrain, ...]] = []
+        for r, row in enumerate(rows):
+            if not isinstance(row, Sequence) or isinstance(row, str) or len(row) != N:
+                raise BoardError(f"row {r + 1} must have {N} cells")
+            parsed = []
+            for c, word in enumerate(row):
+                try:
+                    t = parse_terrain(word) if isinstance(word, str) else parse_terrain(repr(word))
+                except ValueError as exc:
+                    raise BoardError(str(exc), r, c) from None
+                printed = blank.grid[r][c]
+                if printed in (Terrain.MOUNTAIN, Terrain.WASTELAND) and t != printed:
+                    raise BoardError(f"side {side} has a printed {printed.value} here, not {t.value}", r, c)
+                if t in (Terrain.MOUNTAIN, Terrain.WASTELAND) and t != printed:
+                    raise BoardError(f"side {side} has no printed {t.value} here", r, c)
+                parsed.append(t)
+            out.append(tuple(parsed))
+        return cls(side, tuple(out))
+
+    def to_words(self) -> list[list[str]]:
+        return [[t.value for t in row] for row in self.grid]
+
+    # -- queries ----------------------------------------------------------
+    def at(self, cell: Cell) -> Terrain:
+        return self.grid[cell[0]][cell[1]]
+
+    @cached_property
+    def ruins(self) -> frozenset[Cell]:
+        return frozenset(MAPS[self.side].ruins)
+
+    def is_filled(self, cell: Cell) -> bool:
+        return self.grid[cell[0]][cell[1]] is not Terrain.EMPTY
+
+    def cells_of(self, terrain: Terrain) -> list[Cell]:
+        return [(r, c) for r, c in ALL_CELLS if self.grid[r][c] is terrain]
+
+    @cached_property
+    def empty_cells(self) -> frozenset[Cell]:
+        return frozenset(cell for cell in ALL_CELLS if self.at(cell) is Terrain.EMPTY)
+
+    @property
+    def unfilled_ruins(self) -> frozenset[Cell]:
+        return self.ruins & self.empty_cells
+
+    # -- drawing ----------------------------------------------------------
+    def draw(self, cells: Iterable[Cell], terrain: Terrain) -> Board:
+        """Fill empty cells with a drawable terrain; refuses overlaps and off-map cells."""
+        terrain = Terrain(terrain)
+        if terrain not in DRAWABLE:
+            raise BoardError(f"{terrain.value} cannot be drawn")
+        cells = list(cells)
+        rows = [list(row) for row in self.grid]
+        for r, c in cells:
+            if not (0 <= r < N and 0 <= c < N):
+                raise BoardError("outside the map", r, c)
+            if rows[r][c] is not Terrain.EMPTY:
+                raise BoardError(f"already filled with {rows[r][c].value}", r, c)
+            rows[r][c] = terrain
+        return Board(self.side, tuple(tuple(row) for row in rows))
+
+    def fits(self, cells: Iterable[Cell]) -> bool:
+        empty = self.empty_cells
+        return all(cell in empty for cell in cells)
+
+
+def _check_side(side: str) -> str:
+    side = str(side).upper()
+    if side not in MAPS:
+        raise BoardError(f"unknown map side {side!r} (expected A or B)")
+    return side
+
+
+# -- placement ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Placement:
+    cells: tuple[Cell, ...]
+    option: int  # index of the card's shape option; -1 for the 1×1 fallback
+    covers_ruins: bool
+
+
+def translations(shape: Shape) -> Iterator[tuple[Cell, ...]]:
+    """Every in-map position of one fixed orientation."""
+    h = max(r for r, _ in shape) + 1
+    w = max(c for _, c in shape) + 1
+    for r0 in range(N - h + 1):
+        for c0 in range(N - w + 1):
+            yield tuple((r0 + r, c0 + c) for r, c in shape)
+
+
+def placements(board: Board, shape: Shape, *, rotate: bool = True) -> Iterator[tuple[Cell, ...]]:
+    """Legal positions of a shape: inside the map, on empty cells only (ruins included)."""
+    shapes = orientations(shape) if rotate else (shape,)
+    empty = board.empty_cells
+    seen: set[frozenset[Cell]] = set()
+    for s in shapes:
+        for cells in translations(s):
+            if all(cell in empty for cell in cells):
+                key = frozenset(cells)
+                if key not in seen:
+                    seen.add(key)
+                    yield cells
+
+
+def legal_placements(
+    board: Board, options: Sequence[Shape], *, ruins_required: bool = False
+) -> list[Placement]:
+    """All legal placements for a card's options under the current rules.
+
+    With a Ruins card pending, only placements covering an unfilled ruins space
+    are legal — unless none exists, in which case the rulebook replaces the card
+    with a 1×1 anywhere (see `fallback_needed`), so this returns [] and the caller
+    falls back.
+    """
+    result: list[Placement] = []
+    ruins = board.unfilled_ruins
+    for i, shape in enumerate(options):
+        for cells in placements(board, shape):
+            covers = any(cell in ruins for cell in cells)
+            if ruins_required and not covers:
+                continue
+            result.append(Placement(cells, i, covers))
+    return result
+
+
+def fallback_needed(board: Board, options: Sequence[Shape], *, ruins_required: bool = False) -> bool:
+    """True when no option can be drawn, so the player draws a single 1×1 square instead."""
+    ruins = board.unfilled_ruins
+    for shape in options:
+        for cells in placements(board, shape):
+            if not ruins_required or any(cell in ruins for cell in cells):
+                return False
+    return True
+
+
+def surrounded_mountains(board: Board) -> list[Cell]:
+    """Mountains whose four orthogonal neighbours are filled: each is worth one coin, once."""
+    return [
+        m for m in board.cells_of(Terrain.MOUNTAIN) if all(board.is_filled(n) for n in neighbours(*m))
+    ]
+
+
+def new_mountain_coins(before: Board, after: Board) -> int:
+    """Coins earned by a drawing: mountains surrounded after it that were not before."""
+    return len(set(surrounded_mountains(after)) - set(surrounded_mountains(before)))
