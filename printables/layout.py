@@ -173,17 +173,20 @@ def sheet_layout(side: str = "A", paper: str = "a4") -> SheetLayout:
 
     # Season score boxes: 4 seasons side by side, each with 5 boxes, then the game total.
     boxes_y = coins_y + COIN_D_PT + 24
+    # They span the marker-to-marker width (not just the grid) so boxes are ~7 mm wide: room for two digits.
     fields = ("edict1", "edict2", "coins", "monsters", "total")
+    span_x = gx - off
+    span_w = grid_w + 2 * off
     total_w = 56.0
-    season_w = (grid_w - total_w - 12) / 4
+    season_w = (span_w - total_w - 12) / 4
     box_w = (season_w - 8) / len(fields)
     box_h = 24.0
     score_boxes: list[ScoreBox] = []
     for s in range(4):
-        x0 = gx + s * season_w
+        x0 = span_x + s * season_w
         for i, f in enumerate(fields):
             score_boxes.append(ScoreBox(s, f, round(x0 + i * box_w, 2), boxes_y + 14, round(box_w, 2), box_h))
-    score_boxes.append(ScoreBox(-1, "total", round(gx + grid_w - total_w, 2), boxes_y + 14, total_w, box_h))
+    score_boxes.append(ScoreBox(-1, "total", round(span_x + span_w - total_w, 2), boxes_y + 14, total_w, box_h))
 
     layout = SheetLayout(
         side=side,

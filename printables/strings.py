@@ -1,0 +1,82 @@
+"""Every user-visible word printed on the sheets, in English and Turkish.
+
+Kept apart from the drawing code so a translator edits one table, and so tests
+can check both languages carry the same keys.
+"""
+
+from __future__ import annotations
+
+LANGS = ("en", "tr")
+
+STRINGS: dict[str, dict[str, str]] = {
+    "en": {
+        "cartographers": "Cartographers",
+        "side": "Side {side} · {name}",
+        "cartographer": "Cartographer",
+        "map_title": "Map title",
+        "print_note": "Print at 100 % (actual size), not “fit to page”",
+        "sheet": "sheet",
+        "table": "table",
+        "seat": "seat",
+        "legend_header": "Draw each terrain here once, just as you draw it on the map (it helps the camera)",
+        "coins": "Coins",
+        "total": "Total",
+        "game_total": "Final score",
+        "score_key": "A–D edicts · ● coins · ☠ monsters (subtract) · ★ season total",
+        "mountain": "mountain",
+        "ruins": "ruins",
+        "wasteland": "wasteland",
+        "scores_title": "Cartographers · score sheet",
+        "player": "Player",
+        "date": "Date",
+        "winner": "Winner",
+        "knarr_title": "Knarr · score pad",
+        "score": "Victory points",
+        "reputation": "Reputation",
+        "income": "income",
+        "round": "Round",
+        "knarr_note": "Each turn, first score income from reputation: position 3+ → 1, 6+ → 2, 10+ → 3, 14 → 5 VP "
+        "(there is no 4). The game ends after the round in which someone reaches 40.",
+        "tiebreak": "Tie: most recruits + bracelets left",
+        "final": "Final",
+    },
+    "tr": {
+        "cartographers": "Cartographers",
+        "side": "{side} yüzü · {name}",
+        "cartographer": "Haritacı",
+        "map_title": "Harita adı",
+        "print_note": "%100 ölçekte (gerçek boyut) yazdırın, “sayfaya sığdır” seçmeyin",
+        "sheet": "sayfa",
+        "table": "masa",
+        "seat": "koltuk",
+        "legend_header": "Her araziyi buraya bir kez, haritada çizdiğiniz gibi çizin (kameranın okumasına yardım eder)",
+        "coins": "Altın",
+        "total": "Toplam",
+        "game_total": "Toplam şöhret",
+        "score_key": "A–D fermanlar · ● altın · ☠ canavar (çıkarılır) · ★ mevsim toplamı",
+        "mountain": "dağ",
+        "ruins": "harabe",
+        "wasteland": "çorak",
+        "scores_title": "Cartographers · puan çizelgesi",
+        "player": "Oyuncu",
+        "date": "Tarih",
+        "winner": "Kazanan",
+        "knarr_title": "Knarr · puan defteri",
+        "score": "Zafer puanı",
+        "reputation": "İtibar",
+        "income": "gelir",
+        "round": "Tur",
+        "knarr_note": "Her turun başında itibardan gelir alınır: 3+ → 1, 6+ → 2, 10+ → 3, 14 → 5 ZP (4 yoktur). "
+        "Biri 40'a ulaştığı turun sonunda oyun biter.",
+        "tiebreak": "Eşitlik: gemide kalan devşirme + bilezik çok olan",
+        "final": "Son",
+    },
+}
+
+
+def text(lang: str, key: str, **fmt: object) -> str:
+    """The string `key` in `lang`; raises ValueError for an unsupported language."""
+    if lang not in STRINGS:
+        raise ValueError(f"unknown language {lang!r} (expected one of: {', '.join(LANGS)})")
+    s = STRINGS[lang][key]
+    return s.format(**fmt) if fmt else s
