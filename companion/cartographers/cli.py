@@ -1,0 +1,124 @@
+"""`mapsmith score` and `mapsmith deal`: the rules core from a terminal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .board import Board, BoardError
+from .data import SCORING_BY_ID, SCORING_CARDS, SEASONS
+from .scoring import monster_penalty, mountain_coins, score_card
+from .session import Game, GameError, Setup, card_view
+from .shapes import render
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("score", help="score a map given as JSON")
+    p.add_argument("map", help='MAP.json: {"side": "A"|"B", "grid": [11 rows of 11 terrain words], "coins": n}')
+    p.add_argument("--cards", help="comma-separated scoring card ids (default: all 16)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_score)
+
+    d = sub.add_parser("deal", help="play a whole deal of the explore deck in the terminal")
+    d.add_argument("--seed", type=int, required=True)
+    d.add_argument("--solo", action="store_true", help="solo game (ambushes placed by the corner rule)")
+    d.add_argument("--side", choices=["A", "B"], default="A", type=str.upper)
+    d.add_argument("--players", type=int, default=None, help="number of players (default 1 with --solo, else 2)")
+    d.set_defaults(func=cmd_deal)
+
+
+def fail(message: str) -> int:
+    print(f"mapsmith: error: {message}", file=sys.stderr)
+    return 2
+
+
+def load_map(path: str) -> tuple[Board, int]:
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BoardError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BoardError(f"{path}: not valid JSON ({exc})") from None
+    if not isinstance(raw, dict):
+        raise BoardError("the map file must hold a JSON object with side, grid and coins")
+    coins = raw.get("coins", 0)
+    if not isinstance(coins, int) or isinstance(coins, bool) or not 0 <= coins <= 14:
+        raise BoardError("coins must be a whole number from 0 to 14")
+    return Board.from_words(raw.get("side", "A"), raw.get("grid")), coins
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    cards = [c.id for c in SCORING_CARDS]
+    if args.cards:
+        cards = [c.strip() for c in args.cards.split(",") if c.strip()]
+        unknown = [c for c in cards if c not in SCORING_BY_ID]
+        if unknown:
+            return fail(f"unknown scoring card {unknown[0]!r} (known: {', '.join(SCORING_BY_ID)})")
+    try:
+        board, coins = load_map(args.map)
+    except BoardError as exc:
+        return fail(str(exc))
+    results = [score_card(c, board) for c in cards]
+    mountains = mountain_coins(board)
+    monsters = monster_penalty(board)
+    if args.json:
+        print(json.dumps({
+            "side": board.side,
+            "cards": {r.card_id: r.to_dict() for r in results},
+            "coins": coins,
+            "mountain_coins": mountains.points,
+            "total_coins": coins + mountains.points,
+            "monsters": monsters.points,
+            "monster_cells": [list(c) for c in monsters.cells],
+        }))
+        return 0
+    width = max(len(SCORING_BY_ID[c].name_en) for c in cards)
+    for r in results:
+        print(f"{SCORING_BY_ID[r.card_id].name_en:<{width}}  {r.points:>3}")
+    print(f"{'coins (given)':<{width}}  {coins:>3}")
+    print(f"{'coins from mountains':<{width}}  {mountains.points:>3}")
+    print(f"{'monster penalty':<{width}}  {-monsters.points:>3}")
+    return 0
+
+
+def describe(cid: str) -> str:
+    v = card_view(cid)
+    if v["kind"] == "ambush":
+        return f"AMBUSH {v['name_en']} (pass {v['pass_to']}, solo from {v['solo_corner']} {v['direction']})"
+    if v["kind"] == "ruins":
+        return f"RUINS {v['name_en']}"
+    coin = " (coin on the small shape)" if any(o["coin"] for o in v["options"]) else ""
+    return f"{v['name_en']} [time {v['time']}] {'/'.join(v['terrains'])}{coin}"
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    players = args.players or (1 if args.solo else 2)
+    if args.solo and players != 1:
+        return fail("--solo plays with one player")
+    try:
+        game = Game.new(Setup(seed=args.seed, side=args.side, players=tuple(f"P{i + 1}" for i in range(players))))
+    except GameError as exc:
+        return fail(exc.message)
+    print(f"Seed {args.seed}, side {args.side}, {'solo' if players == 1 else f'{players} players'}")
+    for letter, cid in zip("ABCD", game.scoring, strict=True):
+        print(f"  Edict {letter}: {SCORING_BY_ID[cid].name_en}")
+    while game.phase != "over":
+        season = SEASONS[game.season]
+        print(f"\n== {season.name_en} (threshold {season.threshold}, edicts {' + '.join(season.edicts)}) ==")
+        while game.phase == "explore":
+            game = game.apply({"type": "reveal"})
+            turn = game.turns[-1]
+            parts = [describe(c) for c in turn["cards"]]
+            note = " — must cover ruins if possible" if turn["ruins_required"] else ""
+            print(f"  [{game.time}/{season.threshold}] " + " → ".join(parts) + note)
+            shapes = card_view(turn["cards"][-1])["options"]
+            if shapes:
+                drawn = (render(tuple(map(tuple, o["cells"]))).replace("\n", "/") + (" $" if o["coin"] else "")
+                         for o in shapes)
+                print("      shapes: " + "   or   ".join(drawn))
+        print(f"  season ends at time {game.time}; score edicts {' + '.join(season.edicts)}")
+        game = game.apply({"type": "next_season"})
+    print(f"\nGame over. Ambushes revealed: {len(game.removed_ambushes)}")
+    return 0

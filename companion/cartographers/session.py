@@ -1,0 +1,503 @@
+"""The table's game: an event-sourced, seeded Cartographers session.
+
+A game is `Setup` + a list of plain-dict events; the state is whatever replaying
+those events gives. That makes storage trivial (two JSON columns), undo exact
+(replay all but the last event), and every phone's view reproducible. All
+randomness comes from `random.Random` seeded with the setup seed plus a label,
+so the same seed always deals the same game.
+
+Events (JSON objects):
+- `{"type": "reveal"}` — one turn: reveal the top card; a Ruins card reveals the
+  next card too (and a second Ruins a third). Ends the season when the time
+  revealed this season reaches the threshold.
+- `{"type": "score", "player": i, "grid": [[word × 11] × 11], "coins": n}` — score
+  a map for the season that just ended (`coins` = filled coin-track circles), or
+  `{"type": "score", "player": i, "edicts": [a, b], "coins": c, "monsters": m}` for
+  points added up on paper. Optional `"season": s` fixes an earlier season.
+- `{"type": "map", "player": i, "grid": ...}` — the player's current map (from a
+  photo or the grid editor); in solo it places ambush monsters exactly.
+- `{"type": "next_season"}` — after a season's scoring: reshuffle and go on, or
+  end the game after winter.
+Illegal events raise `GameError` (a ValueError with a stable `code`) and leave
+the game as it was.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board import Board, BoardError
+from .data import (
+    AMBUSH_BY_ID,
+    AMBUSH_CARDS,
+    CATEGORIES,
+    EDICTS,
+    EXPLORE_BY_ID,
+    EXPLORE_CARDS,
+    SCORING_BY_ID,
+    SCORING_CARDS,
+    SEASONS,
+    card_by_id,
+)
+from .scoring import score_season
+from .solo import solo_ambush, solo_rating, threshold_sum
+from .terrain import Terrain
+
+MAX_PLAYERS = 100
+AMBUSH_PREFIX = "ambush-"
+
+
+class GameError(ValueError):
+    """A move the rules do not allow; `code` is stable for translation and tests."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Setup:
+    seed: int
+    side: str = "A"
+    players: tuple[str, ...] = ("Player 1",)
+    scoring: tuple[str, str, str, str] | None = None  # card ids under edicts A-D; None = drawn from the seed
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool):
+            raise GameError("bad_setup", "the seed must be an integer")
+        side = str(self.side).upper()
+        if side not in ("A", "B"):
+            raise GameError("bad_setup", "the map side must be A or B")
+        object.__setattr__(self, "side", side)
+        players = tuple(str(p).strip() for p in self.players)
+        if not 1 <= len(players) <= MAX_PLAYERS or any(not p for p in players):
+            raise GameError("bad_setup", "give between 1 and 100 player names")
+        object.__setattr__(self, "players", players)
+        if self.scoring is not None:
+            ids = tuple(self.scoring)
+            if len(ids) != 4 or any(i not in SCORING_BY_ID for i in ids):
+                raise GameError("bad_setup", "choose four known scoring cards, one per edict A-D")
+            if sorted(SCORING_BY_ID[i].category for i in ids) != sorted(CATEGORIES):
+                raise GameError("bad_setup", "choose one scoring card of each category")
+            object.__setattr__(self, "scoring", ids)
+
+    @property
+    def solo(self) -> bool:
+        return len(self.players) == 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seed": self.seed, "side": self.side, "players": list(self.players),
+                "scoring": list(self.scoring) if self.scoring else None}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Setup:
+        if not isinstance(d, dict):
+            raise GameError("bad_setup", "setup must be an object")
+        scoring = d.get("scoring")
+        return cls(
+            seed=d.get("seed"),  # type: ignore[arg-type]
+            side=d.get("side", "A"),
+            players=tuple(d.get("players") or ("Player 1",)),
+            scoring=tuple(scoring) if scoring else None,  # type: ignore[arg-type]
+        )
+
+
+def _rng(seed: int, label: str) -> random.Random:
+    return random.Random(f"mapsmith/{seed}/{label}")
+
+
+def draw_scoring_cards(seed: int) -> tuple[str, str, str, str]:
+    """One card per category, assigned to edicts A-D at random (the rulebook's setup)."""
+    rng = _rng(seed, "scoring")
+    picks = [rng.choice([c.id for c in SCORING_CARDS if c.category == cat]) for cat in CATEGORIES]
+    rng.shuffle(picks)
+    return tuple(picks)  # type: ignore[return-value]
+
+
+@dataclass
+class _State:
+    """Mutable working state, rebuilt by replay and copied before every change."""
+
+    scoring: tuple[str, ...]
+    deck: list[str]
+    ambush_deck: list[str]
+    season: int = 0
+    phase: str = "explore"
+    turns: list[dict[str, Any]] = field(default_factory=list)
+    time: int = 0
+    ruins_pending: bool = False
+    removed_ambushes: list[str] = field(default_factory=list)
+    maps: dict[int, Board] = field(default_factory=dict)
+    scores: list[list[dict[str, Any] | None]] = field(default_factory=list)
+    shuffles: int = 0
+
+
+def _initial_state(setup: Setup) -> _State:
+    scoring = setup.scoring or draw_scoring_cards(setup.seed)
+    ambush_deck = [a.id for a in AMBUSH_CARDS]
+    _rng(setup.seed, "ambush").shuffle(ambush_deck)
+    deck = [c.id for c in EXPLORE_CARDS] + [AMBUSH_PREFIX + ambush_deck.pop(0)]
+    _rng(setup.seed, "deck/0").shuffle(deck)
+    return _State(
+        scoring=tuple(scoring),
+        deck=deck,
+        ambush_deck=ambush_deck,
+        scores=[[None] * len(SEASONS) for _ in setup.players],
+        shuffles=1,
+    )
+
+
+@dataclass(frozen=True)
+class Game:
+    setup: Setup
+    events: tuple[dict[str, Any], ...]
+    _state: _State = field(repr=False, compare=False)
+
+    # -- construction -------------------------------------------------------
+    @classmethod
+    def new(cls, setup: Setup) -> Game:
+        return cls(setup, (), _initial_state(setup))
+
+    @classmethod
+    def replay(cls, setup: Setup, events: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> Game:
+        game = cls.new(setup)
+        for event in events:
+            game = game.apply(event)
+        return game
+
+    def apply(self, event: dict[str, Any]) -> Game:
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            raise GameError("bad_event", "an event must be an object with a type")
+        handler = _HANDLERS.get(event["type"])
+        if handler is None:
+            raise GameError("bad_event", f"unknown event type {event['type']!r}")
+        state = copy.copy(self._state)
+        state.deck = list(state.deck)
+        state.ambush_deck = list(state.ambush_deck)
+        state.turns = list(state.turns)
+        state.removed_ambushes = list(state.removed_ambushes)
+        state.maps = dict(state.maps)
+        state.scores = [list(row) for row in state.scores]
+        stored = handler(self.setup, state, dict(event))
+        return Game(self.setup, (*self.events, stored), state)
+
+    def undo(self) -> Game:
+        """The game exactly as it was before the last event."""
+        if not self.events:
+            raise GameError("nothing_to_undo", "there is nothing to undo")
+        return Game.replay(self.setup, self.events[:-1])
+
+    # -- read-only view -------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        return self._state.phase
+
+    @property
+    def season(self) -> int:
+        return self._state.season
+
+    @property
+    def time(self) -> int:
+        return self._state.time
+
+    @property
+    def scoring(self) -> tuple[str, ...]:
+        return self._state.scoring
+
+    @property
+    def turns(self) -> list[dict[str, Any]]:
+        return copy.deepcopy(self._state.turns)
+
+    @property
+    def deck_size(self) -> int:
+        return len(self._state.deck)
+
+    @property
+    def removed_ambushes(self) -> list[str]:
+        return list(self._state.removed_ambushes)
+
+    def known_map(self, player: int) -> Board | None:
+        return self._state.maps.get(player)
+
+    def edicts_for(self, season: int) -> tuple[str, str]:
+        letters = SEASONS[season].edicts
+        return tuple(self._state.scoring[EDICTS.index(x)] for x in letters)  # type: ignore[return-value]
+
+    def season_scores(self, player: int) -> list[dict[str, Any] | None]:
+        return copy.deepcopy(self._state.scores[player])
+
+    def result(self) -> dict[str, Any]:
+        """Totals, ranking and tie-break (fewest stars lost to monsters, then shared)."""
+        players = []
+        for i, name in enumerate(self.setup.players):
+            rows = self._state.scores[i]
+            players.append({
+                "player": i,
+                "name": name,
+                "total": sum(r["total"] for r in rows if r),
+                "monsters": sum(r["monsters"] for r in rows if r),
+                "complete": all(rows),
+            })
+        ranking = sorted(players, key=lambda p: (-p["total"], p["monsters"], p["player"]))
+        best = max(p["total"] for p in players)
+        top = [p for p in players if p["total"] == best]
+        tie_break = None
+        if len(top) > 1:
+            fewest = min(p["monsters"] for p in top)
+            winners = [p for p in top if p["monsters"] == fewest]
+            tie_break = "monsters" if len(winners) == 1 else "shared"
+        else:
+            winners = top
+        for p in ranking:
+            p["rank"] = 1 + sum(
+                1 for q in players if (q["total"], -q["monsters"]) > (p["total"], -p["monsters"])
+            )
+        out: dict[str, Any] = {
+            "ranking": ranking,
+            "winners": [p["player"] for p in winners],
+            "tie_break": tie_break,
+            "complete": all(p["complete"] for p in players),
+        }
+        if self.setup.solo:
+            rating, title = solo_rating(players[0]["total"], self._state.scoring)
+            out["solo"] = {
+                "rating": rating,
+                "threshold_sum": threshold_sum(self._state.scoring),
+                "title_en": title.name_en,
+                "title_tr": title.name_tr,
+            }
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON view every phone renders."""
+        st = self._state
+        season = SEASONS[st.season]
+        return {
+            "setup": self.setup.to_dict(),
+            "solo": self.setup.solo,
+            "players": list(self.setup.players),
+            "side": self.setup.side,
+            "phase": st.phase,
+            "events": len(self.events),
+            "edicts": [
+                {"letter": letter, "card": _scoring_view(cid)} for letter, cid in zip(EDICTS, st.scoring, strict=True)
+            ],
+            "season": {
+                "index": st.season,
+                "name_en": season.name_en,
+                "name_tr": season.name_tr,
+                "threshold": season.threshold,
+                "time": st.time,
+                "edicts": list(season.edicts),
+            },
+            "turns": [_turn_view(t, self.setup.solo) for t in st.turns],
+            "ruins_pending": st.ruins_pending,
+            "deck_remaining": len(st.deck),
+            "removed_ambushes": list(st.removed_ambushes),
+            "maps": {str(i): b.to_words() for i, b in st.maps.items()},
+            "scores": copy.deepcopy(st.scores),
+            "result": self.result(),
+        }
+
+
+# -- event handlers --------------------------------------------------------------
+
+def _player(setup: Setup, event: dict[str, Any]) -> int:
+    p = event.get("player")
+    if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < len(setup.players):
+        raise GameError("unknown_player", "unknown player")
+    return p
+
+
+def _board(setup: Setup, event: dict[str, Any]) -> Board:
+    try:
+        return Board.from_words(setup.side, event.get("grid"))  # type: ignore[arg-type]
+    except BoardError as exc:
+        raise GameError("bad_grid", str(exc)) from None
+
+
+def _count(event: dict[str, Any], key: str, low: int = 0, high: int = 1000) -> int:
+    v = event.get(key)
+    if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
+        raise GameError("bad_event", f"{key} must be a whole number between {low} and {high}")
+    return v
+
+
+def _reveal(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
+    if st.phase == "over":
+        raise GameError("game_over", "the game is over")
+    if st.phase != "explore":
+        raise GameError("season_over", "the season has ended: score it and start the next season")
+    cards: list[str] = []
+    while True:
+        if not st.deck:
+            raise GameError("deck_empty", "the explore deck is empty")
+        cid = st.deck.pop(0)
+        cards.append(cid)
+        if cid.startswith(AMBUSH_PREFIX) or EXPLORE_BY_ID[cid].kind != "ruins":
+            break
+    last = cards[-1]
+    ruins_required = st.ruins_pending or any(
+        not c.startswith(AMBUSH_PREFIX) and EXPLORE_BY_ID[c].kind == "ruins" for c in cards
+    )
+    turn: dict[str, Any] = {"cards": cards, "ruins_required": False, "time": 0}
+    if last.startswith(AMBUSH_PREFIX):
+        st.ruins_pending = ruins_required  # the requirement waits for the next explore card
+        ambush = AMBUSH_BY_ID[last.removeprefix(AMBUSH_PREFIX)]
+        st.removed_ambushes.append(ambush.id)
+        if setup.solo:
+            turn["solo"] = _solo_resolution(st, ambush.id)
+    else:
+        turn["ruins_required"] = ruins_required
+        st.ruins_pending = False
+        turn["time"] = EXPLORE_BY_ID[last].time
+    st.turns.append(turn)
+    st.time += turn["time"]
+    if st.time >= SEASONS[st.season].threshold:
+        st.phase = "season_end"
+    return event
+
+
+def _solo_resolution(st: _State, ambush_id: str) -> dict[str, Any] | None:
+    """Place the monster on the known map (and draw it there), or None when the map is unknown."""
+    board = st.maps.get(0)
+    if board is None:
+        return None
+    cells = solo_ambush(board, AMBUSH_BY_ID[ambush_id])
+    if cells is None:
+        return {"cells": [], "ignored": True}
+    st.maps[0] = board.draw(cells, Terrain.MONSTER)
+    return {"cells": [list(c) for c in cells], "ignored": False}
+
+
+def _map(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
+    if st.phase == "over":
+        raise GameError("game_over", "the game is over")
+    player = _player(setup, event)
+    board = _board(setup, event)
+    st.maps[player] = board
+    if setup.solo and st.turns:
+        last = st.turns[-1]
+        cid = last["cards"][-1]
+        if cid.startswith(AMBUSH_PREFIX) and last.get("solo") is None:
+            st.turns[-1] = {**last, "solo": _solo_resolution(st, cid.removeprefix(AMBUSH_PREFIX))}
+    # store the map as given: replay re-derives any monster placement from it
+    return {"type": "map", "player": player, "grid": board.to_words()}
+
+
+def _score(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
+    player = _player(setup, event)
+    season = event.get("season", st.season)
+    if not isinstance(season, int) or isinstance(season, bool) or not 0 <= season < len(SEASONS):
+        raise GameError("bad_season", "unknown season")
+    if season > st.season or (season == st.season and st.phase == "explore"):
+        raise GameError("bad_season", "that season has not ended yet")
+    edicts = tuple(st.scoring[EDICTS.index(x)] for x in SEASONS[season].edicts)
+    coins = _count(event, "coins", 0, 1000)
+    if "grid" in event:
+        board = _board(setup, event)
+        result = score_season(board, edicts, coins)
+        entry = {
+            "source": "grid",
+            "edicts": [e.points for e in result.edicts],
+            "coins": coins,
+            "monsters": result.monsters.points,
+            "total": result.total,
+            "detail": result.to_dict(),
+        }
+        if season == st.season:
+            st.maps[player] = board
+    else:
+        points = event.get("edicts")
+        if not isinstance(points, list) or len(points) != 2:
+            raise GameError("bad_event", "give the points of the season's two edicts")
+        for p in points:
+            if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p <= 1000:
+                raise GameError("bad_event", "edict points must be whole numbers between 0 and 1000")
+        monsters = _count(event, "monsters", 0, 121)
+        entry = {
+            "source": "manual",
+            "edicts": list(points),
+            "coins": coins,
+            "monsters": monsters,
+            "total": sum(points) + coins - monsters,
+        }
+    entry["cards"] = list(edicts)
+    st.scores[player][season] = entry
+    return event
+
+
+def _next_season(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
+    if st.phase == "over":
+        raise GameError("game_over", "the game is over")
+    if st.phase != "season_end":
+        raise GameError("season_not_over", "the season has not ended yet")
+    if st.season == len(SEASONS) - 1:
+        st.phase = "over"
+        return event
+    revealed_explore = [c for t in st.turns for c in t["cards"] if not c.startswith(AMBUSH_PREFIX)]
+    st.season += 1
+    deck = st.deck + revealed_explore
+    if st.ambush_deck:
+        deck.append(AMBUSH_PREFIX + st.ambush_deck.pop(0))
+    _rng(setup.seed, f"deck/{st.season}").shuffle(deck)
+    st.deck = deck
+    st.turns = []
+    st.time = 0
+    st.ruins_pending = False
+    st.phase = "explore"
+    st.shuffles += 1
+    return event
+
+
+_HANDLERS = {
+    "reveal": _reveal,
+    "map": _map,
+    "score": _score,
+    "next_season": _next_season,
+}
+
+
+# -- views -----------------------------------------------------------------------
+
+def _scoring_view(cid: str) -> dict[str, Any]:
+    c = SCORING_BY_ID[cid]
+    return {
+        "id": c.id, "number": c.number, "name_en": c.name_en, "name_tr": c.name_tr, "category": c.category,
+        "solo_threshold": c.solo_threshold, "text_en": c.text_en, "text_tr": c.text_tr,
+    }
+
+
+def card_view(cid: str) -> dict[str, Any]:
+    """Everything a phone needs to draw a card: names, time, terrains, shapes as cells, coin marks."""
+    card = card_by_id(cid)
+    if cid.startswith(AMBUSH_PREFIX):
+        return {
+            "id": cid, "kind": "ambush", "name_en": card.name_en, "name_tr": card.name_tr, "time": 0,
+            "terrains": [Terrain.MONSTER.value],
+            "options": [{"cells": [list(x) for x in card.shape], "coin": False}],
+            "direction": card.direction,
+            # clockwise = pass your sheet to the player on your left, counterclockwise = to your right
+            "pass_to": "left" if card.direction == "clockwise" else "right",
+            "solo_corner": card.solo_corner,
+        }
+    return {
+        "id": cid, "kind": card.kind, "name_en": card.name_en, "name_tr": card.name_tr, "time": card.time,
+        "terrains": [t.value for t in card.terrains],
+        "options": [{"cells": [list(x) for x in o.cells], "coin": o.coin} for o in card.options],
+    }
+
+
+def _turn_view(turn: dict[str, Any], solo: bool) -> dict[str, Any]:
+    view = {
+        "cards": [card_view(c) for c in turn["cards"]],
+        "ruins_required": turn["ruins_required"],
+        "time": turn["time"],
+    }
+    if solo and turn["cards"][-1].startswith(AMBUSH_PREFIX):
+        view["solo"] = turn.get("solo")
+    return view

@@ -1,0 +1,185 @@
+"""Turkish and English texts for the engine's error codes and notices.
+
+The engine speaks in stable codes plus parameters; this module turns them into sentences for
+the phones at the table, so the web layer does not have to re-invent the rule wording. Token
+and colour names are localised here from `data.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .data import ASSET_NAMES, VIKING_COLOUR_NAMES
+
+LANGS: tuple[str, ...] = ("en", "tr")
+
+TEMPLATES: Mapping[str, Mapping[str, str]] = {
+    # --- errors (KnarrError.code) ---
+    "malformed_event": {
+        "en": "Malformed event: field “{field}” is missing or has the wrong type.",
+        "tr": "Hatalı olay: “{field}” alanı eksik ya da türü yanlış.",
+    },
+    "unknown_event": {
+        "en": "Unknown event type “{type}”.",
+        "tr": "Bilinmeyen olay türü: “{type}”.",
+    },
+    "unknown_player": {
+        "en": "There is no player number {player} at this table.",
+        "tr": "Bu masada {player} numaralı oyuncu yok.",
+    },
+    "game_over": {
+        "en": "The game is over: nothing more can be recorded (undo is still possible).",
+        "tr": "Oyun bitti: artık bir şey kaydedilemez (geri alma hâlâ mümkün).",
+    },
+    "negative_tokens": {
+        "en": "{name} has only {have} {token_name} token(s) and cannot spend {spend}.",
+        "tr": "{name} oyuncusunun yalnızca {have} {token_name} jetonu var, {spend} tane harcayamaz.",
+    },
+    "invalid_amount": {
+        "en": "Invalid amount {amount} for “{field}”.",
+        "tr": "“{field}” için geçersiz miktar: {amount}.",
+    },
+    "empty_gain": {
+        "en": "A gain must change at least one track or token.",
+        "tr": "Bir kazanım en az bir pisti ya da jetonu değiştirmelidir.",
+    },
+    "not_active_player": {
+        "en": "It is {active_name}'s turn, not {name}'s.",
+        "tr": "Sıra {name} oyuncusunda değil, {active_name} oyuncusunda.",
+    },
+    "nothing_to_undo": {
+        "en": "There is nothing to undo.",
+        "tr": "Geri alınacak bir şey yok.",
+    },
+    "bad_setup": {
+        "en": "Invalid game setup: field “{field}”.",
+        "tr": "Geçersiz oyun kurulumu: “{field}” alanı.",
+    },
+    "bad_player_count": {
+        "en": "Knarr is played by 2 to 4 players, not {count}.",
+        "tr": "Knarr 2 ila 4 oyuncuyla oynanır, {count} ile değil.",
+    },
+    "bad_player_name": {
+        "en": "Each player needs a name of 1 to {max} characters, all different.",
+        "tr": "Her oyuncunun 1 ila {max} karakterlik, birbirinden farklı bir adı olmalı.",
+    },
+    "bad_colour": {
+        "en": "Unknown or repeated ship colour “{colour}”.",
+        "tr": "Bilinmeyen ya da tekrarlanan gemi rengi: “{colour}”.",
+    },
+    "bad_first_player": {
+        "en": "The first player must be one of the seats 0 to {last}.",
+        "tr": "Başlangıç oyuncusu 0 ile {last} arasındaki koltuklardan biri olmalı.",
+    },
+    "bad_ship_side": {
+        "en": "The ship side must be “normal”, “advanced” or “random”, not “{side}”.",
+        "tr": "Gemi yüzü “normal”, “advanced” ya da “random” olmalı, “{side}” değil.",
+    },
+    "unknown_artifact": {
+        "en": "Unknown or repeated Artifact “{artifact}”.",
+        "tr": "Bilinmeyen ya da tekrarlanan Eser: “{artifact}”.",
+    },
+    "bad_artifact_variant": {
+        "en": "The Artifact variant must be “off”, “random” or “random_with_mead_cup”, not “{variant}”.",
+        "tr": "Eser varyantı “off”, “random” ya da “random_with_mead_cup” olmalı, “{variant}” değil.",
+    },
+    "no_virtual_deck": {
+        "en": "This game does not use the virtual Viking and Destination deck.",
+        "tr": "Bu oyunda sanal Viking ve Keşif destesi kullanılmıyor.",
+    },
+    "card_not_available": {
+        "en": "Card {card} is not in {where}.",
+        "tr": "{card} numaralı kart {where} içinde değil.",
+    },
+    "empty_slot": {
+        "en": "There is no card in that face-up slot.",
+        "tr": "O açık kart yuvasında kart yok.",
+    },
+    "artifact_not_in_play": {
+        "en": "The {artifact_name} Artifact is not in play in this game.",
+        "tr": "{artifact_name} Eseri bu oyunda kullanılmıyor.",
+    },
+    # --- notices (the `notices` of an applied event) ---
+    "turn_started": {
+        "en": "Turn {turn} (round {round}): {name} plays.",
+        "tr": "{turn}. tur ({round}. el): sıra {name} oyuncusunda.",
+    },
+    "income_paid": {
+        "en": "{name} scores {amount} VP of reputation income.",
+        "tr": "{name} itibar gelirinden {amount} Zafer Puanı aldı.",
+    },
+    "token_lost": {
+        "en": "{name} can hold only 3 {token_name} tokens: {lost} lost.",
+        "tr": "{name} en fazla 3 {token_name} jetonu tutabilir: {lost} tanesi kaybedildi.",
+    },
+    "reputation_lost": {
+        "en": "{name} is at the top of the reputation track: {lost} reputation lost.",
+        "tr": "{name} itibar pistinin sonunda: {lost} itibar puanı kaybedildi.",
+    },
+    "last_round_triggered": {
+        "en": "{name} reached {score} VP: this is the last round. The game ends after {last_name}'s turn.",
+        "tr": "{name} {score} puana ulaştı: bu son el. Oyun {last_name} oyuncusunun sırasından sonra biter.",
+    },
+    "game_over_notice": {
+        "en": "The game is over. Winner: {winner_names}.",
+        "tr": "Oyun bitti. Kazanan: {winner_names}.",
+    },
+    "deck_reshuffled": {
+        "en": "The Viking deck ran out: the discard pile ({cards} cards) was shuffled into a new deck.",
+        "tr": "Viking destesi bitti: ıskarta destesi ({cards} kart) karıştırılıp yeni deste yapıldı.",
+    },
+    "must_discard": {
+        "en": "The Viking deck and the discard pile are both empty: {names} must discard 1 Viking of "
+              "their choice.",
+        "tr": "Viking destesi ve ıskarta destesi ikisi de boş: {names} kendi seçtiği 1 Viking'i "
+              "ıskartaya atmalı.",
+    },
+    "destinations_exhausted": {
+        "en": "The {deck_name} deck is empty: the slot stays empty.",
+        "tr": "{deck_name} destesi boş: yuva boş kalır.",
+    },
+    "column_gains": {
+        "en": "Collect the assets of your {colour_name} column: {gains}.",
+        "tr": "{colour_name} sütununuzun kazanımlarını alın: {gains}.",
+    },
+}
+
+
+def _localised(params: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    out = dict(params)
+    if "token" in params:
+        out["token_name"] = ASSET_NAMES[params["token"]][lang]
+    if "colour" in params and params["colour"] in VIKING_COLOUR_NAMES:
+        out["colour_name"] = VIKING_COLOUR_NAMES[params["colour"]][lang]
+    if "gain_counts" in params:
+        out["gains"] = ", ".join(f"{n} × {ASSET_NAMES[a][lang]}" for a, n in params["gain_counts"].items()) or "—"
+    if "names" in params and not isinstance(params["names"], str):
+        out["names"] = ", ".join(params["names"])
+    if "winner_names" in params and not isinstance(params["winner_names"], str):
+        out["winner_names"] = ", ".join(params["winner_names"])
+    if "artifact_name_en" in params:
+        out["artifact_name"] = params[f"artifact_name_{lang}"]
+    if "deck_names" in params:
+        out["deck_name"] = params["deck_names"][lang]
+    return out
+
+
+def render(code: str, lang: str, params: Mapping[str, Any]) -> str:
+    """The sentence for a code in 'en' or 'tr' (anything else falls back to English).
+
+    A missing parameter never raises here: an error message must not hide the original error.
+    """
+    lang = lang if lang in LANGS else "en"
+    template = TEMPLATES.get(code)
+    if template is None:
+        return code
+    try:
+        return template[lang].format(**_localised(params, lang))
+    except (KeyError, IndexError, ValueError):
+        return template[lang]
+
+
+def notice(code: str, **params: Any) -> dict[str, Any]:
+    """A JSON-ready notice: stable code, raw params and both rendered texts."""
+    return {"code": code, "params": params, "text": {lang: render(code, lang, params) for lang in LANGS}}
