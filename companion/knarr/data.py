@@ -35,6 +35,9 @@ SCORE_TRACK_SPACES = 40
 END_TRIGGER_SCORE = 40
 """The first time any player has at least this many VP, the last round is triggered."""
 
+MAX_SCORE_PER_EVENT = 100
+"""Sanity bound on one recorded VP gain: a mistyped 300 is refused instead of ending the game."""
+
 # --- Tokens -----------------------------------------------------------------------------------
 
 TOKEN_KINDS: tuple[str, ...] = ("recruit", "bracelet")

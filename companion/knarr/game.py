@@ -1,0 +1,421 @@
+"""The event-sourced Knarr table: a resolved setup plus a list of plain-dict events.
+
+State is never edited in place: `apply_event(setup, state, event)` returns a new immutable
+`GameState` and the notices to show, or raises `KnarrError` and leaves everything as it was.
+`KnarrGame` keeps the event log and one state per prefix, so undo is "drop the last event" and a
+stored game (`save()` / `KnarrGame.load`) replays to exactly the same state.
+
+Event types (all plain JSON dicts; an optional "meta" dict is stored but ignored by the rules):
+
+- ``{"type": "gain", "player": i, "vp": n, "reputation": n, "recruit": ±n, "bracelet": ±n}``
+  any subset of the four fields; vp and reputation only go up, tokens go up (capped at 3, excess
+  lost and reported) or down (spending more than you have is rejected).
+- ``{"type": "end_turn"}`` (optionally ``"player": i`` to guard against a double tap from two
+  phones): ends the active player's turn, then either ends the game or starts the next player's
+  turn and pays their reputation income.
+- Virtual deck only (setup.virtual_deck): ``take_viking`` (player, slot), ``play_viking``
+  (player, card), ``draw_viking`` (player, to = "crew" | "hand"), ``discard_vikings`` (player,
+  cards), ``take_destination`` (player, card), ``replace_viking`` (slot; Mead Cup only).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from . import deck as vdeck
+from .data import (
+    MAX_SCORE_PER_EVENT,
+    REPUTATION_MAX,
+    SHIP_COLOUR_HEX,
+    TOKEN_CAP,
+    TOKEN_START,
+)
+from .deck import DeckState
+from .errors import KnarrError
+from .messages import notice
+from .rules import (
+    add_reputation,
+    add_tokens,
+    income_for,
+    last_seat_of_round,
+    next_income_threshold,
+    next_seat,
+    ranking,
+    triggers_end,
+)
+from .setup import KnarrSetup, setup_sheet
+
+GAIN_FIELDS: tuple[str, ...] = ("vp", "reputation", "recruit", "bracelet")
+DECK_EVENTS: tuple[str, ...] = (
+    "take_viking", "play_viking", "draw_viking", "discard_vikings", "take_destination", "replace_viking",
+)
+EVENT_TYPES: tuple[str, ...] = ("gain", "end_turn", *DECK_EVENTS)
+_EVENT_FIELDS: Mapping[str, frozenset[str]] = {
+    "gain": frozenset({"player", *GAIN_FIELDS}),
+    "end_turn": frozenset({"player"}),
+    "take_viking": frozenset({"player", "slot"}),
+    "play_viking": frozenset({"player", "card"}),
+    "draw_viking": frozenset({"player", "to"}),
+    "discard_vikings": frozenset({"player", "cards"}),
+    "take_destination": frozenset({"player", "card"}),
+    "replace_viking": frozenset({"slot"}),
+}
+_NEEDS_PLAYER = frozenset(t for t in EVENT_TYPES if t not in ("end_turn", "replace_viking"))
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    score: int = 0
+    reputation: int = 0
+    recruit: int = TOKEN_START["recruit"]
+    bracelet: int = TOKEN_START["bracelet"]
+    turns: int = 0  # completed turns
+
+    @property
+    def income(self) -> int:
+        return income_for(self.reputation)
+
+    @property
+    def tiebreak(self) -> int:
+        return self.recruit + self.bracelet
+
+
+@dataclass(frozen=True)
+class GameState:
+    players: tuple[PlayerState, ...]
+    active: int
+    turn: int = 1  # 1-based count of turns started, over all players
+    round: int = 1
+    turn_income: int = 0  # income paid to the active player at the start of this turn
+    last_round: bool = False
+    triggered_by: int | None = None  # first player to reach 40
+    finished: bool = False
+    deck: DeckState | None = None
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _with_score(setup: KnarrSetup, state: GameState, seat: int, new_player: PlayerState,
+                notices: list[dict[str, Any]]) -> GameState:
+    """Store a player's new state and trigger the last round the first time anyone reaches 40."""
+    players = (*state.players[:seat], new_player, *state.players[seat + 1:])
+    state = replace(state, players=players)
+    if not state.last_round and triggers_end(new_player.score):
+        last = last_seat_of_round(setup.first_player, setup.player_count)
+        state = replace(state, last_round=True, triggered_by=seat)
+        notices.append(notice("last_round_triggered", player=seat, name=setup.players[seat].name,
+                              score=new_player.score, last_player=last, last_name=setup.players[last].name))
+    return state
+
+
+def _start_turn(setup: KnarrSetup, state: GameState, notices: list[dict[str, Any]]) -> GameState:
+    """Step 1 of every turn: the active player scores their reputation income, before anything else."""
+    seat = state.active
+    player = state.players[seat]
+    income = player.income
+    notices.append(notice("turn_started", player=seat, name=setup.players[seat].name,
+                          turn=state.turn, round=state.round))
+    state = replace(state, turn_income=income)
+    if income:
+        notices.append(notice("income_paid", player=seat, name=setup.players[seat].name, amount=income))
+        state = _with_score(setup, state, seat, replace(player, score=player.score + income), notices)
+    return state
+
+
+def initial_state(setup: KnarrSetup) -> GameState:
+    """Everyone at 0 VP, 0 reputation, 1 recruit, 1 bracelet; the first player's turn has begun."""
+    state = GameState(
+        players=tuple(PlayerState() for _ in setup.players),
+        active=setup.first_player,
+        deck=vdeck.deal(setup.player_count, setup.seed) if setup.virtual_deck else None,
+    )
+    return _start_turn(setup, state, [])
+
+
+def _player_field(setup: KnarrSetup, event: Mapping[str, Any], required: bool) -> int | None:
+    if "player" not in event:
+        if required:
+            raise KnarrError("malformed_event", field="player")
+        return None
+    seat = event["player"]
+    if not _is_int(seat):
+        raise KnarrError("malformed_event", field="player")
+    if not 0 <= seat < setup.player_count:
+        raise KnarrError("unknown_player", player=seat)
+    return seat
+
+
+def normalise_event(setup: KnarrSetup, event: object) -> dict[str, Any]:
+    """Check an event's shape and return the canonical dict that is stored in the log."""
+    if not isinstance(event, Mapping):
+        raise KnarrError("malformed_event", field="event")
+    kind = event.get("type")
+    if not isinstance(kind, str):
+        raise KnarrError("malformed_event", field="type")
+    if kind not in EVENT_TYPES:
+        raise KnarrError("unknown_event", type=kind)
+    extra = set(event) - _EVENT_FIELDS[kind] - {"type", "meta"}
+    if extra:
+        raise KnarrError("malformed_event", field=sorted(map(str, extra))[0])
+    if "meta" in event and not isinstance(event["meta"], Mapping):
+        raise KnarrError("malformed_event", field="meta")
+    _player_field(setup, event, kind in _NEEDS_PLAYER)
+    if kind == "gain":
+        for name in GAIN_FIELDS:
+            if name in event:
+                amount = event[name]
+                if not _is_int(amount):
+                    raise KnarrError("malformed_event", field=name)
+                low = 0 if name in ("vp", "reputation") else -TOKEN_CAP
+                high = MAX_SCORE_PER_EVENT if name == "vp" else (REPUTATION_MAX if name == "reputation" else TOKEN_CAP)
+                if not low <= amount <= high:
+                    raise KnarrError("invalid_amount", field=name, amount=amount)
+        if not any(event.get(name, 0) for name in GAIN_FIELDS):
+            raise KnarrError("empty_gain")
+    clean = {k: copy.deepcopy(v) for k, v in event.items()}
+    if "meta" in clean:
+        clean["meta"] = dict(clean["meta"])
+    return clean
+
+
+def _apply_gain(setup: KnarrSetup, state: GameState, event: Mapping[str, Any],
+                notices: list[dict[str, Any]]) -> GameState:
+    seat = event["player"]
+    name = setup.players[seat].name
+    player = state.players[seat]
+    for token in ("recruit", "bracelet"):
+        delta = event.get(token, 0)
+        have = getattr(player, token)
+        if have + delta < 0:
+            raise KnarrError("negative_tokens", player=seat, name=name, token=token, have=have, spend=-delta)
+    reputation, rep_lost = add_reputation(player.reputation, event.get("reputation", 0))
+    if rep_lost:
+        notices.append(notice("reputation_lost", player=seat, name=name, lost=rep_lost))
+    tokens: dict[str, int] = {}
+    for token in ("recruit", "bracelet"):
+        tokens[token], lost = add_tokens(getattr(player, token), event.get(token, 0))
+        if lost:
+            notices.append(notice("token_lost", player=seat, name=name, token=token, lost=lost))
+    updated = replace(player, score=player.score + event.get("vp", 0), reputation=reputation, **tokens)
+    return _with_score(setup, state, seat, updated, notices)
+
+
+def _apply_end_turn(setup: KnarrSetup, state: GameState, event: Mapping[str, Any],
+                    notices: list[dict[str, Any]]) -> GameState:
+    seat = state.active
+    claimed = event.get("player")
+    if claimed is not None and claimed != seat:
+        raise KnarrError("not_active_player", player=claimed, name=setup.players[claimed].name,
+                         active=seat, active_name=setup.players[seat].name)
+    player = state.players[seat]
+    state = replace(state, players=(*state.players[:seat], replace(player, turns=player.turns + 1),
+                                    *state.players[seat + 1:]))
+    if state.last_round and seat == last_seat_of_round(setup.first_player, setup.player_count):
+        state = replace(state, finished=True, turn_income=0)
+        table = ranking([(p.score, p.tiebreak) for p in state.players])
+        won = [e.player for e in table if e.rank == 1]
+        notices.append(notice("game_over_notice", winners=won,
+                              winner_names=[setup.players[i].name for i in won]))
+        return state
+    nxt = next_seat(seat, setup.player_count)
+    state = replace(state, active=nxt, turn=state.turn + 1,
+                    round=state.round + (1 if nxt == setup.first_player else 0))
+    return _start_turn(setup, state, notices)
+
+
+def _apply_deck(setup: KnarrSetup, state: GameState, event: Mapping[str, Any],
+                notices: list[dict[str, Any]]) -> GameState:
+    ds = state.deck
+    if ds is None:
+        raise KnarrError("no_virtual_deck")
+    names = [p.name for p in setup.players]
+    kind, seat, seed = event["type"], event.get("player", 0), setup.seed
+    if kind == "take_viking":
+        ds, more = vdeck.take_viking(ds, seed, names, seat, event.get("slot"))
+    elif kind == "play_viking":
+        ds, more = vdeck.play_viking(ds, seat, event.get("card"))
+    elif kind == "draw_viking":
+        ds, more = vdeck.draw_viking(ds, seed, names, seat, event.get("to", "crew"))
+    elif kind == "discard_vikings":
+        ds, more = vdeck.discard_vikings(ds, seed, names, seat, event.get("cards"))
+    elif kind == "take_destination":
+        ds, more = vdeck.take_destination(ds, seat, event.get("card"))
+    else:  # replace_viking
+        if "mead_cup" not in setup.artifacts:
+            raise KnarrError("artifact_not_in_play", artifact="mead_cup",
+                             artifact_name_en="Mead Cup", artifact_name_tr="Bal Şarabı Kupası")
+        ds, more = vdeck.replace_viking(ds, seed, names, event.get("slot"))
+    notices.extend(more)
+    return replace(state, deck=ds)
+
+
+def apply_event(setup: KnarrSetup, state: GameState, event: object) -> tuple[GameState, dict[str, Any],
+                                                                             list[dict[str, Any]]]:
+    """Apply one event: (new state, the canonical event to store, notices) or KnarrError."""
+    clean = normalise_event(setup, event)
+    if state.finished:
+        raise KnarrError("game_over")
+    notices: list[dict[str, Any]] = []
+    if clean["type"] == "gain":
+        state = _apply_gain(setup, state, clean, notices)
+    elif clean["type"] == "end_turn":
+        state = _apply_end_turn(setup, state, clean, notices)
+    else:
+        state = _apply_deck(setup, state, clean, notices)
+    return state, clean, notices
+
+
+# --- Convenience constructors for the web layer and tests ------------------------------------
+
+def gain(player: int, *, vp: int = 0, reputation: int = 0, recruit: int = 0, bracelet: int = 0) -> dict[str, Any]:
+    """A gain event with only the non-zero fields."""
+    fields = {"vp": vp, "reputation": reputation, "recruit": recruit, "bracelet": bracelet}
+    return {"type": "gain", "player": player, **{k: v for k, v in fields.items() if v}}
+
+
+def end_turn(player: int | None = None) -> dict[str, Any]:
+    return {"type": "end_turn"} if player is None else {"type": "end_turn", "player": player}
+
+
+class KnarrGame:
+    """A game at the table: setup, event log, undo, and a JSON view for every phone.
+
+    Only `apply`, `undo` and `load` change it. States are immutable and kept per event, so undo is
+    O(1) and replay is only needed when a stored game is loaded.
+    """
+
+    def __init__(self, setup: KnarrSetup, events: Iterable[object] = ()):
+        self.setup = setup
+        self._states: list[GameState] = [initial_state(setup)]
+        self._events: list[dict[str, Any]] = []
+        self._notices: list[list[dict[str, Any]]] = [[]]
+        for event in events:
+            self.apply(event)
+
+    # --- reading ---
+    @property
+    def state(self) -> GameState:
+        return self._states[-1]
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """A copy of the log: mutating it cannot corrupt the game."""
+        return copy.deepcopy(self._events)
+
+    @property
+    def notices(self) -> list[dict[str, Any]]:
+        """Notices of the most recent event (income paid, tokens lost, last round, ...)."""
+        return copy.deepcopy(self._notices[-1])
+
+    @property
+    def finished(self) -> bool:
+        return self.state.finished
+
+    def state_after(self, event_count: int) -> GameState:
+        """The state after the first `event_count` events (0 = just after setup)."""
+        return self._states[event_count]
+
+    # --- changing ---
+    def apply(self, event: object) -> list[dict[str, Any]]:
+        """Record one event; returns its notices. On KnarrError nothing changes."""
+        state, clean, notices = apply_event(self.setup, self.state, event)
+        self._states.append(state)
+        self._events.append(clean)
+        self._notices.append(notices)
+        return copy.deepcopy(notices)
+
+    def undo(self, count: int = 1) -> list[dict[str, Any]]:
+        """Drop the last `count` events (all or nothing); returns the removed events, oldest first."""
+        if not _is_int(count) or count < 1 or count > len(self._events):
+            raise KnarrError("nothing_to_undo")
+        removed = self._events[-count:]
+        del self._events[-count:]
+        del self._states[-count:]
+        del self._notices[-count:]
+        return removed
+
+    # --- storage ---
+    def save(self) -> dict[str, Any]:
+        """Everything needed to rebuild the game: `KnarrGame.load(game.save())`."""
+        return {"format": FORMAT_VERSION, "game": "knarr", "setup": self.setup.to_dict(), "events": self.events}
+
+    @classmethod
+    def load(cls, data: Mapping[str, Any]) -> KnarrGame:
+        if not isinstance(data, Mapping) or data.get("game", "knarr") != "knarr":
+            raise KnarrError("bad_setup", field="game")
+        if data.get("format", FORMAT_VERSION) != FORMAT_VERSION:
+            raise KnarrError("bad_setup", field="format")
+        events = data.get("events", [])
+        if not isinstance(events, list):
+            raise KnarrError("malformed_event", field="events")
+        return cls(KnarrSetup.from_dict(data.get("setup")), events)  # type: ignore[arg-type]
+
+    @classmethod
+    def new(cls, names: list[str], seed: int, **options: Any) -> KnarrGame:
+        """Shortcut for `KnarrGame(new_setup(names, seed, **options))`."""
+        from .setup import new_setup
+
+        return cls(new_setup(names, seed, **options))
+
+    # --- the view ---
+    def ranking(self) -> list[dict[str, Any]]:
+        """Current ranking (final once `finished`), with the tie-break flags for the explanation."""
+        table = ranking([(p.score, p.tiebreak) for p in self.state.players])
+        return [{**e.to_dict(), "name": self.setup.players[e.player].name} for e in table]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON view every phone renders; depends only on setup + events."""
+        setup, state = self.setup, self.state
+        last = last_seat_of_round(setup.first_player, setup.player_count)
+        players = []
+        for seat, (seat_info, p) in enumerate(zip(setup.players, state.players, strict=True)):
+            threshold = next_income_threshold(p.reputation)
+            players.append({
+                "seat": seat,
+                "name": seat_info.name,
+                "colour": seat_info.colour,
+                "colour_hex": SHIP_COLOUR_HEX[seat_info.colour],
+                "score": p.score,
+                "score_track_space": p.score % 40,
+                "laps": p.score // 40,
+                "reputation": p.reputation,
+                "income": p.income,
+                "next_threshold": None if threshold is None else {
+                    "position": threshold[0], "income": threshold[1], "steps": threshold[0] - p.reputation},
+                "recruit": p.recruit,
+                "bracelet": p.bracelet,
+                "tiebreak": p.tiebreak,
+                "turns": p.turns,
+                "is_active": seat == state.active and not state.finished,
+                "is_first": seat == setup.first_player,
+                "is_last_in_round": seat == last,
+            })
+        table = self.ranking()
+        return {
+            "format": FORMAT_VERSION,
+            "game": "knarr",
+            "setup": setup.to_dict(),
+            "sheet": setup_sheet(setup),
+            "players": players,
+            "first_player": setup.first_player,
+            "active_player": None if state.finished else state.active,
+            "turn": state.turn,
+            "round": state.round,
+            "turn_income": state.turn_income,
+            "last_round": state.last_round,
+            "last_round_triggered_by": state.triggered_by,
+            "last_player_of_round": last,
+            "finished": state.finished,
+            "ranking": table,
+            "winners": [e["player"] for e in table if e["rank"] == 1] if state.finished else [],
+            "notices": self.notices,
+            "event_count": len(self._events),
+            "can_undo": bool(self._events),
+            "deck": None if state.deck is None else state.deck.to_dict(),
+        }
