@@ -146,22 +146,28 @@ TEMPLATES: Mapping[str, Mapping[str, str]] = {
 }
 
 
+def _name(table: Mapping[str, Mapping[str, str]], key: object, lang: str) -> str:
+    return table[key][lang] if isinstance(key, str) and key in table else str(key)
+
+
 def _localised(params: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """Add the localised forms of the raw parameters; never raises on odd input."""
     out = dict(params)
     if "token" in params:
-        out["token_name"] = ASSET_NAMES[params["token"]][lang]
-    if "colour" in params and params["colour"] in VIKING_COLOUR_NAMES:
-        out["colour_name"] = VIKING_COLOUR_NAMES[params["colour"]][lang]
-    if "gain_counts" in params:
-        out["gains"] = ", ".join(f"{n} × {ASSET_NAMES[a][lang]}" for a, n in params["gain_counts"].items()) or "—"
-    if "names" in params and not isinstance(params["names"], str):
-        out["names"] = ", ".join(params["names"])
-    if "winner_names" in params and not isinstance(params["winner_names"], str):
-        out["winner_names"] = ", ".join(params["winner_names"])
-    if "artifact_name_en" in params:
+        out["token_name"] = _name(ASSET_NAMES, params["token"], lang)
+    if "colour" in params:
+        out["colour_name"] = _name(VIKING_COLOUR_NAMES, params["colour"], lang)
+    gains = params.get("gain_counts")
+    if isinstance(gains, Mapping):
+        out["gains"] = ", ".join(f"{n} × {_name(ASSET_NAMES, a, lang)}" for a, n in gains.items()) or "—"
+    for key in ("names", "winner_names"):
+        if isinstance(params.get(key), list | tuple):
+            out[key] = ", ".join(map(str, params[key]))
+    if isinstance(params.get(f"artifact_name_{lang}"), str):
         out["artifact_name"] = params[f"artifact_name_{lang}"]
-    if "deck_names" in params:
-        out["deck_name"] = params["deck_names"][lang]
+    deck_names = params.get("deck_names")
+    if isinstance(deck_names, Mapping) and lang in deck_names:
+        out["deck_name"] = deck_names[lang]
     return out
 
 
