@@ -196,7 +196,13 @@ def aruco_bits(marker_id: int) -> tuple[tuple[bool, ...], ...]:
 
 
 def qr_matrix(payload: str) -> list[list[bool]]:
-    """The QR module matrix of `payload`, quiet zone included (error correction M)."""
+    """The QR module matrix of `payload`, quiet zone included (error correction M, smallest version).
+
+    The smallest version gives the largest modules for a fixed print size, which
+    matters more for phone photos than anything else. Note for readers: OpenCV's
+    plain `QRCodeDetector` misses ~1-2 % of even perfectly rendered codes
+    (pattern-dependent); `QRCodeDetectorAruco` read all of 1,500 test codes.
+    """
     qr = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=QR_QUIET_MODULES)
     qr.add_data(payload)
     qr.make(fit=True)

@@ -13,14 +13,26 @@ import numpy as np
 import pypdfium2 as pdfium
 
 
-def rasterize(pdf: bytes, page: int = 0, dpi: float = 150) -> np.ndarray:
-    """Render page `page` (0-based) of `pdf` at `dpi`; returns an (H, W, 3) uint8 RGB array."""
+def rasterize(
+    pdf: bytes, page: int = 0, dpi: float = 150, *, clip_pt: tuple[float, float, float, float] | None = None
+) -> np.ndarray:
+    """Render page `page` (0-based) of `pdf` at `dpi`; returns an (H, W, 3) uint8 RGB array.
+
+    `clip_pt` = (x, y, w, h) in points from the page's top-left renders only that
+    rectangle (e.g. the QR code of each of 100 pages, which is much cheaper than
+    whole pages); pixel (0, 0) is then the clip's top-left corner.
+    """
     doc = pdfium.PdfDocument(pdf)
     try:
         if not 0 <= page < len(doc):
             raise IndexError(f"page {page} out of range (the PDF has {len(doc)} pages)")
         pdf_page = doc[page]
-        bitmap = pdf_page.render(scale=dpi / 72, rev_byteorder=True, may_draw_forms=True)
+        crop = (0.0, 0.0, 0.0, 0.0)
+        if clip_pt is not None:
+            x, y, w, h = clip_pt
+            pw, ph = pdf_page.get_size()
+            crop = (x, ph - (y + h), pw - (x + w), y)  # pdfium crops from left, bottom, right, top
+        bitmap = pdf_page.render(scale=dpi / 72, crop=crop, rev_byteorder=True, may_draw_forms=True)
         array = np.array(bitmap.to_numpy()[:, :, :3], dtype=np.uint8, copy=True)
         bitmap.close()
         pdf_page.close()
