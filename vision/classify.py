@@ -1,0 +1,323 @@
+"""Stage 5: classify every grid cell as empty or one of the five drawable terrains, with a confidence.
+
+Input is the light-normalised canonical image (paper = 1.0 in every channel).
+
+* **Ink** is anything darker than paper in any channel: `1 - min(B, G, R)`.
+* **Colour**: each ink pixel's colour is a direction away from white in Lab
+  (pale pencil and dense marker of the same colour point the same way), so a
+  pixel votes for the nearest example colour by cosine similarity, weighted by
+  how much ink it carries. Bleed from a neighbour's strokes is outvoted.
+* **Examples** come from the legend row the player filled in (one cell per
+  terrain) — so red-or-brown villages and purple-or-black monsters need no
+  configuration. A missing legend cell falls back to a default palette.
+* **Shape**: example colours that cannot be told apart (graphite symbols, or a
+  black monster next to a grey forest) form a group; inside a group the cell's
+  ink pattern is matched to the legend examples by a HOG + density descriptor,
+  then re-matched against class means of the confident cells (the sheet
+  teaches itself the player's hand).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from skimage.feature import hog
+
+from companion.cartographers.data import GRID_SIZE
+from vision.geometry import Canon, printed_cells, ruins_cells
+
+DRAWABLE = ("forest", "village", "farm", "water", "monster")
+INK_T = 0.22  # ink strength above which a pixel counts as drawn on
+COLOUR_MARGIN = 0.15  # fraction of a cell ignored at each edge for colour/coverage (grid lines, bleed)
+SHAPE_MARGIN = 0.10  # symbols reach closer to the border; still skips the ruins' dashed inset
+RUINS_GLYPH = 0.45  # the printed ruins glyph sits in this top-left fraction of the cell
+L_WEIGHT = 0.6  # how much lightness counts against chroma in a colour direction
+SAME_COLOUR_COS = 0.96  # example colours closer than this need shapes to be told apart
+
+# Default palette (BGR 0..1) when the legend is not filled in: several typical pencils per terrain.
+DEFAULT_PALETTE: dict[str, tuple[tuple[float, float, float], ...]] = {
+    "forest": ((0.2, 0.55, 0.15), (0.15, 0.62, 0.30), (0.25, 0.42, 0.08)),
+    "village": ((0.15, 0.15, 0.82), (0.14, 0.30, 0.55), (0.25, 0.10, 0.70)),
+    "farm": ((0.15, 0.86, 0.97), (0.10, 0.58, 0.96), (0.30, 0.78, 0.90)),
+    "water": ((0.85, 0.40, 0.15), (0.92, 0.62, 0.25), (0.65, 0.30, 0.10)),
+    "monster": ((0.62, 0.20, 0.50), (0.45, 0.15, 0.35), (0.13, 0.13, 0.13)),
+}
+
+
+@dataclass
+class Example:
+    """One terrain's example appearance (from the legend or the default palette)."""
+
+    terrain: str
+    direction: np.ndarray  # unit colour direction (ΔL·w, a, b)
+    chroma: float
+    coverage: float | None  # None for palette examples
+    shape: np.ndarray | None = None  # descriptor of the full cell
+    shape_ruins: np.ndarray | None = None  # descriptor with the ruins glyph corner masked
+    from_legend: bool = True
+
+
+@dataclass
+class CellFeatures:
+    coverage: float
+    votes: np.ndarray  # ink-weighted votes per example index
+    mean_cos: float  # how well the ink matches its best example colour (0..1)
+    shape: np.ndarray | None
+    ink: float  # mean ink strength of inked pixels
+
+
+@dataclass
+class Classification:
+    grid: list[list[str]]
+    confidence: np.ndarray  # 11×11 float 0..1
+    examples: list[Example]
+    style: str  # "colour", "symbols" or "mixed"
+    warnings: list[str]
+
+
+def to_lab(norm: np.ndarray) -> np.ndarray:
+    """Lab (L 0..100) of a normalised float BGR image."""
+    return cv2.cvtColor(np.clip(norm, 0, 1).astype(np.float32), cv2.COLOR_BGR2Lab)
+
+
+def ink_strength(norm: np.ndarray) -> np.ndarray:
+    return np.clip(1.0 - norm.min(axis=2), 0, 1)
+
+
+def colour_vectors(lab: np.ndarray) -> np.ndarray:
+    """(…, 3) colour-away-from-white vectors (ΔL·w, a, b), not normalised."""
+    v = lab.astype(np.float32).copy()
+    v[..., 0] = (v[..., 0] - 100.0) * L_WEIGHT
+    return v
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = np.linalg.norm(v, axis=-1, keepdims=True)
+    return v / np.maximum(n, 1e-6)
+
+
+def crop(img: np.ndarray, box: tuple[float, float, float], margin: float) -> np.ndarray:
+    x, y, s = box
+    m = s * margin
+    x0, y0 = int(round(x + m)), int(round(y + m))
+    x1, y1 = int(round(x + s - m)), int(round(y + s - m))
+    return img[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)]
+
+
+def ruins_mask(shape: tuple[int, int], margin: float) -> np.ndarray:
+    """True where a pixel of a cell crop (taken with `margin`) is usable, False over the ruins glyph."""
+    h, w = shape
+    keep = np.ones((h, w), bool)
+    span = 1 - 2 * margin
+    lim = (RUINS_GLYPH - margin) / span
+    if lim > 0:
+        keep[: int(np.ceil(lim * h)), : int(np.ceil(lim * w))] = False
+    return keep
+
+
+def shape_descriptor(ink: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
+    """HOG of the cell's ink pattern + a coarse density map, L2-normalised; robust to small shifts."""
+    a = ink.astype(np.float32)
+    if keep is not None:
+        a = a * keep
+    a = cv2.resize(a, (32, 32), interpolation=cv2.INTER_AREA)
+    a = cv2.GaussianBlur(a, (0, 0), 1.0)
+    h = hog(a, orientations=9, pixels_per_cell=(8, 8), cells_per_block=(1, 1), feature_vector=True)
+    dens = cv2.resize(a, (6, 6), interpolation=cv2.INTER_AREA).ravel()
+    h = h / max(np.linalg.norm(h), 1e-6)
+    dens = dens / max(np.linalg.norm(dens), 1e-6)
+    return np.concatenate([h, 0.7 * dens]).astype(np.float32)
+
+
+def _example_from_cell(terrain: str, norm: np.ndarray, lab: np.ndarray, ink: np.ndarray,
+                       box: tuple[float, float, float]) -> Example | None:
+    ink_c = crop(ink, box, COLOUR_MARGIN)
+    on = ink_c > INK_T
+    coverage = float(on.mean()) if on.size else 0.0
+    if coverage < 0.02:
+        return None
+    strong = ink_c >= np.percentile(ink_c[on], 50)
+    vec = colour_vectors(crop(lab, box, COLOUR_MARGIN))[on & strong]
+    mean = np.median(vec, axis=0)
+    chroma = float(np.hypot(mean[1], mean[2]))
+    ink_s = crop(ink, box, SHAPE_MARGIN)
+    return Example(terrain, _unit(mean), chroma, coverage, shape_descriptor(ink_s),
+                   shape_descriptor(ink_s, ruins_mask(ink_s.shape, SHAPE_MARGIN)))
+
+
+def palette_examples() -> list[Example]:
+    out = []
+    for t, colours in DEFAULT_PALETTE.items():
+        for bgr in colours:
+            lab = to_lab(np.array([[bgr]], np.float32))[0, 0]
+            v = colour_vectors(lab)
+            out.append(Example(t, _unit(v), float(np.hypot(v[1], v[2])), None, from_legend=False))
+    return out
+
+
+def legend_examples(norm: np.ndarray, lab: np.ndarray, ink: np.ndarray, canon: Canon) -> dict[str, Example]:
+    out = {}
+    for terrain, box in canon.legend_boxes().items():
+        ex = _example_from_cell(terrain, norm, lab, ink, box)
+        if ex is not None:
+            out[terrain] = ex
+    return out
+
+
+def colour_groups(examples: list[Example]) -> list[int]:
+    """Group index per example: examples whose colours cannot be told apart share a group."""
+    n = len(examples)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = examples[i], examples[j]
+            if a.terrain == b.terrain:
+                continue
+            grey = a.chroma < 12 and b.chroma < 12
+            if grey or float(a.direction @ b.direction) > SAME_COLOUR_COS:
+                parent[find(i)] = find(j)
+    for i in range(n):  # same-terrain palette variants belong with their siblings' group
+        for j in range(n):
+            if examples[i].terrain == examples[j].terrain and find(i) != find(j):
+                parent[find(i)] = find(j)
+    roots = {r: k for k, r in enumerate(sorted({find(i) for i in range(n)}))}
+    return [roots[find(i)] for i in range(n)]
+
+
+def cell_features(lab: np.ndarray, ink: np.ndarray, box: tuple[float, float, float], examples: list[Example],
+                  is_ruins: bool, want_shape: bool) -> CellFeatures:
+    ink_c = crop(ink, box, COLOUR_MARGIN)
+    keep = ruins_mask(ink_c.shape, COLOUR_MARGIN) if is_ruins else np.ones(ink_c.shape, bool)
+    on = (ink_c > INK_T) & keep
+    coverage = float(on.sum() / max(keep.sum(), 1))
+    votes = np.zeros(len(examples), np.float32)
+    mean_cos = 0.0
+    ink_mean = 0.0
+    if on.any():
+        vec = _unit(colour_vectors(crop(lab, box, COLOUR_MARGIN))[on])
+        dirs = np.stack([e.direction for e in examples])
+        cos = vec @ dirs.T
+        best = cos.argmax(axis=1)
+        w = ink_c[on]
+        votes = np.bincount(best, weights=w, minlength=len(examples)).astype(np.float32)
+        mean_cos = float(np.average(cos[np.arange(len(best)), best], weights=w))
+        ink_mean = float(w.mean())
+    shape = None
+    if want_shape:
+        ink_s = crop(ink, box, SHAPE_MARGIN)
+        shape = shape_descriptor(ink_s, ruins_mask(ink_s.shape, SHAPE_MARGIN) if is_ruins else None)
+    return CellFeatures(coverage, votes, mean_cos, shape, ink_mean)
+
+
+def _sigmoid(x: float) -> float:
+    return float(1.0 / (1.0 + np.exp(-x)))
+
+
+def classify_cells(norm: np.ndarray, canon: Canon, side: str) -> Classification:
+    """Classify all 121 cells; printed mountains/wastelands come from the side with confidence 1."""
+    lab = to_lab(norm)
+    ink = ink_strength(norm)
+    warnings: list[str] = []
+    legend = legend_examples(norm, lab, ink, canon)
+    missing = [t for t in DRAWABLE if t not in legend]
+    examples: list[Example] = [legend[t] for t in DRAWABLE if t in legend]
+    if missing:
+        if len(missing) < len(DRAWABLE):
+            warnings.append("legend row incomplete (" + ", ".join(missing) + "): using typical colours for those")
+        else:
+            warnings.append("legend row is empty: using typical pencil colours; fill in the legend for best results")
+        examples += [e for e in palette_examples() if e.terrain in missing]
+    groups = colour_groups(examples)
+    n_groups = max(groups) + 1
+    group_terrains = [sorted({examples[i].terrain for i in range(len(examples)) if groups[i] == g})
+                      for g in range(n_groups)]
+    shape_needed = any(len(t) > 1 for t in group_terrains)
+    style = "colour" if not shape_needed else ("symbols" if n_groups == 1 else "mixed")
+
+    cov_ref = [e.coverage for e in examples if e.coverage is not None]
+    thr = float(np.clip(0.35 * min(cov_ref), 0.025, 0.15)) if cov_ref else 0.08
+
+    printed = printed_cells(side)
+    ruins = ruins_cells(side)
+    grid = [["empty"] * GRID_SIZE for _ in range(GRID_SIZE)]
+    conf = np.ones((GRID_SIZE, GRID_SIZE), np.float32)
+    feats: dict[tuple[int, int], CellFeatures] = {}
+    pending: list[tuple[tuple[int, int], int, float]] = []  # cells needing shape: (cell, group, fill conf)
+    for r in range(GRID_SIZE):
+        for c in range(GRID_SIZE):
+            if (r, c) in printed:
+                grid[r][c] = printed[(r, c)]
+                continue
+            f = cell_features(lab, ink, canon.cell_box(r, c), examples, (r, c) in ruins, shape_needed)
+            feats[(r, c)] = f
+            p_fill = _sigmoid((f.coverage - thr) / (0.25 * thr))
+            if p_fill < 0.5:
+                grid[r][c] = "empty"
+                conf[r, c] = 1 - p_fill
+                continue
+            gvotes = np.bincount(groups, weights=f.votes, minlength=n_groups)
+            g = int(gvotes.argmax())
+            share = float(gvotes[g] / max(gvotes.sum(), 1e-6))
+            colour_conf = float(np.clip((share - 0.5) / 0.35, 0, 1)) * float(np.clip((f.mean_cos - 0.5) / 0.35, 0, 1))
+            if len(group_terrains[g]) == 1:
+                grid[r][c] = group_terrains[g][0]
+                conf[r, c] = p_fill * colour_conf
+            else:
+                pending.append(((r, c), g, p_fill * colour_conf))
+
+    if pending:
+        _classify_shapes(pending, feats, examples, groups, ruins, grid, conf)
+    return Classification(grid, conf, examples, style, warnings)
+
+
+def _classify_shapes(pending, feats, examples, groups, ruins, grid, conf) -> None:
+    """Nearest-example shape matching inside colour groups, then one pass against the sheet's own class means."""
+
+    def protos_for(g: int, is_ruins: bool, extra: dict[str, list[np.ndarray]] | None):
+        names, vecs = [], []
+        for i, e in enumerate(examples):
+            if groups[i] != g or e.shape is None:
+                continue
+            base = e.shape_ruins if is_ruins else e.shape
+            pool = [base] + (extra.get(e.terrain, []) if extra else [])
+            m = np.mean(pool, axis=0)
+            names.append(e.terrain)
+            vecs.append(m / max(np.linalg.norm(m), 1e-6))
+        return names, np.stack(vecs) if vecs else None
+
+    def match(cell, g, extra):
+        f = feats[cell]
+        names, P = protos_for(g, cell in ruins, extra)
+        if P is None or f.shape is None:
+            return None, 0.0
+        sims = P @ (f.shape / max(np.linalg.norm(f.shape), 1e-6))
+        order = np.argsort(-sims)
+        best = float(sims[order[0]])
+        second = float(sims[order[1]]) if len(order) > 1 else 0.0
+        margin = (best - second) / max(1 - second, 1e-3)
+        return names[order[0]], float(np.clip(margin / 0.25, 0, 1))
+
+    first = {}
+    for cell, g, _ in pending:
+        first[cell] = match(cell, g, None)
+    # Self-training: confident cells teach the sheet's own way of drawing each symbol.
+    extra: dict[str, list[np.ndarray]] = {}
+    for cell, _, fill_conf in pending:
+        name, c = first[cell]
+        if name is not None and c * fill_conf > 0.5:
+            extra.setdefault(name, []).append(feats[cell].shape)
+    for cell, g, fill_conf in pending:
+        name, c = match(cell, g, extra) if extra else first[cell]
+        if name is None:
+            name, c = "empty", 0.0
+        grid[cell[0]][cell[1]] = name
+        conf[cell] = fill_conf * c if fill_conf > 0 else c

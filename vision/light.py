@@ -1,0 +1,68 @@
+"""Stage 4: normalise light — divide by the paper's own brightness, estimated block by block.
+
+Why not one blur or closing: players colour whole regions, and a 3×3 forest is
+bigger than any kernel that still follows a shadow's edge. So the page is cut
+into half-cell blocks; a block counts as paper when its bright pixels are
+neutral (no chroma after a global white balance) and not far darker than its
+neighbourhood; the other blocks (ink, printed mountains, markers) are filled in
+from the surrounding paper. Dividing by that background removes gradients and
+soft shadows and white-balances in one step: paper becomes (1, 1, 1).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.geometry import Canon, printed_cells
+
+
+def block_percentile(img: np.ndarray, block: int, q: float = 90) -> np.ndarray:
+    """Per-block, per-channel percentile of an H×W×C image → (H//block)×(W//block)×C float32."""
+    h, w, ch = img.shape
+    nh, nw = h // block, w // block
+    a = img[: nh * block, : nw * block].reshape(nh, block, nw, block, ch).transpose(0, 2, 1, 3, 4)
+    a = a.reshape(nh, nw, block * block, ch)
+    k = int(round(q / 100 * (block * block - 1)))
+    return np.partition(a, k, axis=2)[:, :, k, :].astype(np.float32)
+
+
+def paper_background(img: np.ndarray, canon: Canon | None = None, side: str | None = None) -> np.ndarray:
+    """Estimated paper colour at every pixel (float32, same shape as `img`)."""
+    h, w = img.shape[:2]
+    block = max(8, int(round(canon.cell_px / 2))) if canon else max(8, min(h, w) // 40)
+    p = block_percentile(img, block, 90)
+    lum = p.mean(axis=2)
+    bright = lum >= np.percentile(lum, 70)
+    white = np.median(p[bright], axis=0)  # global paper colour (white balance reference)
+    n = p / np.maximum(white, 1.0)
+    nl = n.mean(axis=2)
+    chroma = (n.max(axis=2) - n.min(axis=2)) / np.maximum(nl, 1e-3)
+    envelope = cv2.dilate(nl, np.ones((7, 7), np.uint8))
+    ok = (chroma < 0.12) & (nl > 0.4 * envelope) & (nl > 0.15)
+    if canon is not None and side is not None:
+        for (r, c) in printed_cells(side):
+            x, y, s = canon.cell_box(r, c)
+            ok[int(y // block) : int((y + s) // block) + 1, int(x // block) : int((x + s) // block) + 1] = False
+    if ok.mean() < 0.05:  # nothing looks like paper: fall back to the bright envelope
+        ok = bright
+    scale = 255.0 / max(float(p.max()), 1.0)
+    p8 = np.clip(p * scale, 0, 255).astype(np.uint8)
+    filled = cv2.inpaint(p8, (~ok).astype(np.uint8) * 255, 3, cv2.INPAINT_TELEA).astype(np.float32) / scale
+    filled = np.where(ok[..., None], p, filled)
+    filled = cv2.GaussianBlur(filled, (0, 0), 0.8)
+    bg = cv2.resize(filled, (w // block * block, h // block * block), interpolation=cv2.INTER_LINEAR)
+    bg = cv2.copyMakeBorder(bg, 0, h - bg.shape[0], 0, w - bg.shape[1], cv2.BORDER_REPLICATE)
+    return np.maximum(bg, 1.0)
+
+
+def normalise_light(img: np.ndarray, canon: Canon | None = None, side: str | None = None) -> np.ndarray:
+    """`img` divided by its paper background: float32 in about 0..1.2 with paper at 1 in every channel."""
+    bg = paper_background(img, canon, side)
+    return np.clip(img.astype(np.float32) / bg, 0, 1.5)
+
+
+def paper_level(img: np.ndarray) -> float:
+    """Brightness (0..255) of the paper in a canonical image: used by the too-dark gate."""
+    p = block_percentile(img, max(8, min(img.shape[:2]) // 30), 90).mean(axis=2)
+    return float(np.percentile(p, 75))

@@ -1,0 +1,117 @@
+"""Stage 2: find the sheet in the photo — a homography from page points to photo pixels.
+
+Marked sheets (Mapsmith prints): the four ArUco markers give side (ids 0–3 = A,
+4–7 = B), orientation (each marker's own corner order) and 16 point
+correspondences. Unmarked sheets: see `vision.border`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from printables.layout import MARKER_IDS, SheetLayout, sheet_layout
+from vision.errors import PhotoError
+
+ID_SIDE = {mid: side for side, ids in MARKER_IDS.items() for mid in ids}
+
+
+@dataclass
+class SheetLocation:
+    """Where the sheet is: `homography` maps page points to working-image pixels."""
+
+    side: str | None
+    homography: np.ndarray
+    method: str  # "markers" or "border"
+    markers: dict[int, np.ndarray] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    residual_px: float = 0.0
+
+
+def make_detector() -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    params.adaptiveThreshWinSizeMin = 5
+    params.adaptiveThreshWinSizeMax = 45
+    params.adaptiveThreshWinSizeStep = 10
+    params.minMarkerPerimeterRate = 0.015
+    params.polygonalApproxAccuracyRate = 0.05
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    return cv2.aruco.ArucoDetector(dictionary, params)
+
+
+def detect_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
+    """Our markers (ids 0–7) found in a grayscale image: id → 4×2 corners (marker TL, TR, BR, BL)."""
+    corners, ids, _ = make_detector().detectMarkers(gray)
+    found: dict[int, np.ndarray] = {}
+    if ids is None:
+        return found
+    for c, i in zip(corners, ids.ravel(), strict=True):
+        i = int(i)
+        if i in ID_SIDE and i not in found:
+            found[i] = c.reshape(4, 2).astype(np.float64)
+    return found
+
+
+def marker_page_corners(layout: SheetLayout, marker_id: int) -> np.ndarray:
+    mk = next(m for m in layout.markers if m.id == marker_id)
+    x, y, s = mk.x_pt, mk.y_pt, mk.size_pt
+    return np.array([[x, y], [x + s, y], [x + s, y + s], [x, y + s]], np.float64)
+
+
+def side_from_markers(found: dict[int, np.ndarray]) -> str | None:
+    votes = {"A": 0, "B": 0}
+    for mid in found:
+        votes[ID_SIDE[mid]] += 1
+    if votes["A"] == votes["B"]:
+        return None
+    return max(votes, key=votes.get)
+
+
+def _inside(pts: np.ndarray, shape: tuple[int, ...], margin: float = 0.0) -> bool:
+    h, w = shape[:2]
+    return bool(np.all(pts[:, 0] >= -margin) and np.all(pts[:, 0] <= w - 1 + margin)
+                and np.all(pts[:, 1] >= -margin) and np.all(pts[:, 1] <= h - 1 + margin))
+
+
+def locate_by_markers(gray: np.ndarray, side_hint: str | None = None, paper: str = "a4") -> SheetLocation | None:
+    """Homography from the corner markers; None when no marker of ours is visible.
+
+    Three markers still fix the sheet exactly (12 correspondences) when the fourth
+    is hidden under a pencil or glare; a marker that would lie outside the frame
+    means the sheet itself is cut, which is reported as `markers_cut`.
+    """
+    found = detect_markers(gray)
+    if not found:
+        return None
+    side = side_from_markers(found)
+    warnings: list[str] = []
+    if side is None:
+        if side_hint is None:
+            raise PhotoError("unknown_side", f"markers {sorted(found)} disagree")
+        side = side_hint
+    if side_hint is not None and side_hint != side:
+        warnings.append(f"the corner markers say side {side}, not {side_hint}; using side {side}")
+    found = {k: v for k, v in found.items() if ID_SIDE[k] == side}
+    layout = sheet_layout(side, paper)
+    if len(found) < 3:
+        raise PhotoError("markers_cut", f"only {len(found)} of 4 corner markers visible")
+    src = np.concatenate([marker_page_corners(layout, k) for k in sorted(found)])
+    dst = np.concatenate([found[k] for k in sorted(found)])
+    H, _ = cv2.findHomography(src, dst, 0)
+    if H is None:
+        raise PhotoError("no_sheet", "degenerate marker geometry")
+    proj = cv2.perspectiveTransform(src[None], H)[0]
+    residual = float(np.sqrt(np.mean(np.sum((proj - dst) ** 2, axis=1))))
+    marker_size = float(np.mean([np.linalg.norm(c[1] - c[0]) for c in found.values()]))
+    if residual > 0.08 * marker_size:
+        raise PhotoError("no_sheet", f"markers do not fit one flat sheet (residual {residual:.1f} px)")
+    for mk in layout.markers:
+        if mk.id not in found:
+            where = cv2.perspectiveTransform(marker_page_corners(layout, mk.id)[None], H)[0]
+            if not _inside(where, gray.shape):
+                raise PhotoError("markers_cut", f"the {mk.corner.replace('_', ' ')} marker is outside the photo")
+            warnings.append(f"the {mk.corner.replace('_', ' ')} corner marker was not recognised (covered?)")
+    return SheetLocation(side, H, "markers", found, warnings, residual)

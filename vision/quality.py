@@ -1,0 +1,89 @@
+"""Stage 8: the photo-quality gate — refuse photos that would give a silently wrong grid."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.errors import PhotoError
+from vision.geometry import Canon
+
+MIN_MEDIAN_LUMA = 35.0  # whole photo (0..255)
+MIN_PAPER_LUMA = 70.0  # the sheet's paper after rectification
+MIN_CELL_PX = 14.0  # a grid cell must span at least this many pixels of the original photo
+MAX_BLUR_CELLS = 0.07  # edge blur (Gaussian sigma) as a fraction of a cell
+
+
+def check_brightness(gray: np.ndarray) -> None:
+    if float(np.median(gray)) < MIN_MEDIAN_LUMA and float(np.percentile(gray, 95)) < 2 * MIN_MEDIAN_LUMA + 20:
+        raise PhotoError("too_dark", f"median brightness {float(np.median(gray)):.0f}/255")
+
+
+def check_paper(paper_luma: float) -> None:
+    if paper_luma < MIN_PAPER_LUMA:
+        raise PhotoError("too_dark", f"paper brightness {paper_luma:.0f}/255")
+
+
+def cell_size_px(page_to_image: np.ndarray, canon: Canon, scale: float) -> float:
+    """Smallest side of the grid in original-photo pixels, divided by 11."""
+    x0, y0, x1, y1 = (v / canon.ppt for v in canon.grid_box())
+    pts = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
+    q = cv2.perspectiveTransform(pts, page_to_image)[0] / scale
+    sides = [np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4)]
+    return float(min(sides) / canon.layout.rows)
+
+
+def check_size(page_to_image: np.ndarray, canon: Canon, scale: float) -> float:
+    cell = cell_size_px(page_to_image, canon, scale)
+    if cell < MIN_CELL_PX:
+        raise PhotoError("too_small", f"cells are {cell:.0f} px wide")
+    return cell
+
+
+def edge_blur(gray: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> float:
+    """Gaussian sigma (pixels) of the sharpest-looking edges inside `boxes` (x0, y0, x1, y1).
+
+    For a step edge of contrast C blurred by sigma, the steepest gradient is
+    C / (sigma·√(2π)); printed markers are such steps, so sigma follows from the
+    box's contrast and its strongest gradients.
+    """
+    sigmas = []
+    g = gray.astype(np.float32)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8
+    mag = np.hypot(gx, gy)
+    for x0, y0, x1, y1 in boxes:
+        patch = g[max(0, y0) : y1, max(0, x0) : x1]
+        if patch.size < 16:
+            continue
+        contrast = float(np.percentile(patch, 97) - np.percentile(patch, 3))
+        steep = float(np.percentile(mag[max(0, y0) : y1, max(0, x0) : x1], 99.5))
+        if contrast < 20 or steep <= 0:
+            continue
+        sigmas.append(contrast / (steep * math.sqrt(2 * math.pi)))
+    return float(np.median(sigmas)) if sigmas else float("inf")
+
+
+def marker_boxes(canon: Canon) -> list[tuple[int, int, int, int]]:
+    out = []
+    for mk in canon.layout.markers:
+        pad = 4
+        out.append((int(canon.px(mk.x_pt) - pad), int(canon.px(mk.y_pt) - pad),
+                    int(canon.px(mk.x_pt + mk.size_pt) + pad), int(canon.px(mk.y_pt + mk.size_pt) + pad)))
+    return out
+
+
+def check_blur(sigma_px: float, canon: Canon) -> None:
+    if sigma_px > MAX_BLUR_CELLS * canon.cell_px:
+        raise PhotoError("too_blurry", f"edge blur {sigma_px / canon.cell_px:.2f} of a cell")
+
+
+MAX_GLOBAL_BLUR = 0.004  # edge blur as a fraction of the photo's short side, when no sheet was found
+
+
+def global_blur(gray: np.ndarray) -> float:
+    """Edge blur of the whole photo relative to its short side (used only to explain a failed search)."""
+    h, w = gray.shape[:2]
+    return edge_blur(gray, [(0, 0, w, h)]) / min(h, w)

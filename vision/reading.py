@@ -1,0 +1,187 @@
+"""Stage 7: the whole pipeline behind one call, `read_sheet(photo) -> SheetReading`."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.cartographers.data import GRID_SIZE
+from printables.layout import parse_qr_payload
+from vision import quality
+from vision.classify import classify_cells
+from vision.coins import read_coins
+from vision.errors import PhotoError
+from vision.geometry import Canon, canon_for
+from vision.light import normalise_light, paper_level
+from vision.load import load_photo
+from vision.locate import SheetLocation, locate_by_markers
+from vision.rectify import rectify, rectify_patch
+
+CONFIDENCE_THRESHOLD = 0.5  # cells below this are shown as doubtful and should be confirmed by the player
+
+OVERLAY_COLOURS = {  # BGR
+    "empty": (255, 255, 255),
+    "forest": (60, 160, 40),
+    "village": (40, 40, 200),
+    "farm": (30, 200, 240),
+    "water": (220, 120, 30),
+    "monster": (150, 40, 130),
+    "mountain": (60, 60, 90),
+    "wasteland": (150, 150, 150),
+}
+LETTERS = {"empty": "", "forest": "F", "village": "V", "farm": "A", "water": "W", "monster": "M",
+           "mountain": "", "wasteland": ""}
+
+
+@dataclass
+class SheetReading:
+    """What the photo says. `grid[r][c]` is a terrain word; `confidence[r][c]` is 0..1 (1 for printed cells).
+
+    `overlay` is a BGR uint8 debug image of the rectified sheet with the reading
+    drawn on it (doubtful cells outlined in red); `overlay_png()` encodes it.
+    """
+
+    side: str
+    grid: list[list[str]]
+    coins: int
+    confidence: list[list[float]]
+    sheet_id: str | None = None
+    table: str | None = None
+    seat: int | None = None
+    warnings: list[str] = field(default_factory=list)
+    overlay: np.ndarray | None = field(default=None, repr=False)
+    method: str = "markers"
+    style: str = "colour"
+
+    def doubtful_cells(self, threshold: float = CONFIDENCE_THRESHOLD) -> list[tuple[int, int]]:
+        return [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if self.confidence[r][c] < threshold]
+
+    def to_dict(self) -> dict:
+        """The JSON contract of `mapsmith read --json` (plus a few extra keys)."""
+        return {
+            "side": self.side,
+            "grid": self.grid,
+            "coins": self.coins,
+            "confidence": [[round(float(v), 3) for v in row] for row in self.confidence],
+            "warnings": list(self.warnings),
+            "sheet_id": self.sheet_id,
+            "table": self.table,
+            "seat": self.seat,
+            "doubtful": [list(rc) for rc in self.doubtful_cells()],
+            "method": self.method,
+            "style": self.style,
+        }
+
+    def overlay_png(self) -> bytes:
+        if self.overlay is None:
+            return b""
+        ok, buf = cv2.imencode(".png", self.overlay)
+        return buf.tobytes() if ok else b""
+
+
+def read_qr(image: np.ndarray, location: SheetLocation, canon: Canon):
+    """Decode the sheet's QR code from a straightened patch of the photo; None when unreadable."""
+    qr = canon.layout.qr
+    pad = 8.0
+    patch = rectify_patch(image, location.homography, qr.x_pt - pad, qr.y_pt - pad, qr.w_pt + 2 * pad,
+                          qr.h_pt + 2 * pad, 4.0)
+    gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+    try:
+        text, _, _ = cv2.QRCodeDetector().detectAndDecode(gray)
+    except cv2.error:
+        return None
+    return parse_qr_payload(text) if text else None
+
+
+def draw_overlay(canon_img: np.ndarray, canon: Canon, grid, conf: np.ndarray, coins_filled) -> np.ndarray:
+    out = canon_img.copy()
+    tint = out.copy()
+    for r in range(GRID_SIZE):
+        for c in range(GRID_SIZE):
+            x, y, s = canon.cell_box(r, c)
+            t = grid[r][c]
+            if t != "empty":
+                cv2.rectangle(tint, (int(x + 2), int(y + 2)), (int(x + s - 2), int(y + s - 2)), OVERLAY_COLOURS[t], -1)
+    out = cv2.addWeighted(out, 0.55, tint, 0.45, 0)
+    for r in range(GRID_SIZE):
+        for c in range(GRID_SIZE):
+            x, y, s = canon.cell_box(r, c)
+            label = LETTERS[grid[r][c]]
+            if label:
+                cv2.putText(out, label, (int(x + s * 0.3), int(y + s * 0.7)), cv2.FONT_HERSHEY_SIMPLEX, s / 45,
+                            (0, 0, 0), 2, cv2.LINE_AA)
+            if conf[r, c] < CONFIDENCE_THRESHOLD:
+                cv2.rectangle(out, (int(x + 1), int(y + 1)), (int(x + s - 1), int(y + s - 1)), (0, 0, 255), 3)
+    for coin, filled in zip(canon.layout.coins, coins_filled, strict=False):
+        r = canon.px(coin.d_pt / 2)
+        centre = (int(canon.px(coin.x_pt) + r), int(canon.px(coin.y_pt) + r))
+        cv2.circle(out, centre, int(r + 2), (0, 170, 0) if filled else (160, 160, 160), 2)
+    return out
+
+
+def locate(image: np.ndarray, gray: np.ndarray, side: str | None) -> SheetLocation:
+    """Marker path first; unmarked sheets by their thick grid border; otherwise a clear error."""
+    loc = locate_by_markers(gray, side)
+    if loc is not None:
+        return loc
+    from vision.border import locate_by_border  # the fallback is heavier: load it only when needed
+
+    loc = locate_by_border(image, gray, side)
+    if loc is not None:
+        return loc
+    if quality.global_blur(gray) > quality.MAX_GLOBAL_BLUR:
+        raise PhotoError("too_blurry", "no sharp edges in the photo")
+    raise PhotoError("no_sheet", "no corner markers and no grid border found")
+
+
+def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, overlay: bool = True) -> SheetReading:
+    """Read a photo (bytes or a path) of a map sheet into a `SheetReading`.
+
+    `side` ("A"/"B") is only needed for sheets without markers whose side cannot
+    be recognised; markers always win (with a warning when they disagree).
+    Raises `PhotoError` (a ValueError with a stable `.code`) for unreadable photos.
+    """
+    if side is not None:
+        side = side.strip().upper()
+        if side not in ("A", "B"):
+            raise ValueError(f"side must be A or B, not {side!r}")
+    photo = load_photo(source)
+    gray = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
+    quality.check_brightness(gray)
+    loc = locate(photo.image, gray, side)
+    canon = canon_for(loc.side)
+    quality.check_size(loc.homography, canon, photo.scale)
+    canon_img = rectify(photo.image, loc.homography, canon)
+    canon_gray = cv2.cvtColor(canon_img, cv2.COLOR_BGR2GRAY)
+    quality.check_paper(paper_level(canon_img))
+    if loc.method == "markers":
+        quality.check_blur(quality.edge_blur(canon_gray, quality.marker_boxes(canon)), canon)
+    norm = normalise_light(canon_img, canon, loc.side)
+    cls = classify_cells(norm, canon, loc.side)
+    coins = read_coins(norm, canon)
+    warnings = [*loc.warnings, *cls.warnings]
+    if coins.confidence < 0.3:
+        warnings.append("coin track is hard to read: please check the coin count")
+    qr = read_qr(photo.image, loc, canon) if loc.method == "markers" else None
+    if qr is not None and qr.side != loc.side:
+        warnings.append(f"the QR code says side {qr.side} but the markers say side {loc.side}")
+    n_doubt = int((cls.confidence < CONFIDENCE_THRESHOLD).sum())
+    if n_doubt:
+        warnings.append(f"{n_doubt} cell(s) are uncertain: please check the highlighted cells")
+    ov = draw_overlay(canon_img, canon, cls.grid, cls.confidence, coins.filled) if overlay else None
+    return SheetReading(
+        side=loc.side,
+        grid=cls.grid,
+        coins=coins.count,
+        confidence=cls.confidence.round(3).tolist(),
+        sheet_id=qr.sheet_id if qr else None,
+        table=qr.table if qr else None,
+        seat=qr.seat if qr else None,
+        warnings=warnings,
+        overlay=ov,
+        method=loc.method,
+        style=cls.style,
+    )
