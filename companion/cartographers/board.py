@@ -33,6 +33,12 @@ def _neighbours(r: int, c: int) -> tuple[Cell, ...]:
 
 
 _NEIGHBOURS: dict[Cell, tuple[Cell, ...]] = {(r, c): _neighbours(r, c) for r in range(N) for c in range(N)}
+NEIGHBOUR_INDICES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(rr * N + cc for rr, cc in _neighbours(r, c)) for r in range(N) for c in range(N)
+)
+EDGE_INDICES: frozenset[int] = frozenset(
+    r * N + c for r in range(N) for c in range(N) if r in (0, N - 1) or c in (0, N - 1)
+)
 
 
 def neighbours(r: int, c: int) -> tuple[Cell, ...]:
@@ -95,6 +101,18 @@ class Board:
         return [[t.value for t in row] for row in self.grid]
 
     # -- queries ----------------------------------------------------------
+    @cached_property
+    def flat(self) -> tuple[Terrain, ...]:
+        """Row-major terrains, index r * 11 + c: the fast path for scoring."""
+        return tuple(t for row in self.grid for t in row)
+
+    @cached_property
+    def indices_by_terrain(self) -> dict[Terrain, list[int]]:
+        out: dict[Terrain, list[int]] = {t: [] for t in Terrain}
+        for i, t in enumerate(self.flat):
+            out[t].append(i)
+        return out
+
     def at(self, cell: Cell) -> Terrain:
         return self.grid[cell[0]][cell[1]]
 
@@ -106,11 +124,11 @@ class Board:
         return self.grid[cell[0]][cell[1]] is not Terrain.EMPTY
 
     def cells_of(self, terrain: Terrain) -> list[Cell]:
-        return [(r, c) for r, c in ALL_CELLS if self.grid[r][c] is terrain]
+        return [ALL_CELLS[i] for i in self.indices_by_terrain[terrain]]
 
     @cached_property
     def empty_cells(self) -> frozenset[Cell]:
-        return frozenset(cell for cell in ALL_CELLS if self.at(cell) is Terrain.EMPTY)
+        return frozenset(self.cells_of(Terrain.EMPTY))
 
     @property
     def unfilled_ruins(self) -> frozenset[Cell]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .board import ALL_CELLS, Board, N, neighbours, on_edge, surrounded_mountains
+from .board import ALL_CELLS, EDGE_INDICES, NEIGHBOUR_INDICES, Board, N, surrounded_mountains
 from .data import SCORING_BY_ID
 from .shapes import Cell
 from .terrain import Terrain
@@ -29,10 +29,20 @@ Group = tuple[Cell, ...]
 
 @dataclass(frozen=True)
 class CardScore:
+    """Points plus where they came from; cells are kept as flat indices until someone asks."""
+
     card_id: str
     points: int
-    cells: tuple[Cell, ...] = ()
-    groups: tuple[Group, ...] = ()
+    indices: tuple[int, ...] = ()
+    group_indices: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        return tuple(ALL_CELLS[i] for i in sorted(set(self.indices)))
+
+    @property
+    def groups(self) -> tuple[Group, ...]:
+        return tuple(tuple(ALL_CELLS[i] for i in sorted(g)) for g in self.group_indices)
 
     def to_dict(self) -> dict:
         return {
@@ -43,124 +53,143 @@ class CardScore:
         }
 
 
+NB = NEIGHBOUR_INDICES
+
+
+def _cluster_indices(board: Board, terrain: Terrain) -> list[list[int]]:
+    """Clusters as index lists, computed once per board and terrain (several cards share them)."""
+    cache = board.__dict__.setdefault("_clusters", {})
+    found = cache.get(terrain)
+    if found is None:
+        flat = board.flat
+        seen = bytearray(N * N)
+        found = []
+        for start in board.indices_by_terrain[terrain]:
+            if seen[start]:
+                continue
+            seen[start] = 1
+            stack, group = [start], [start]
+            while stack:
+                for n in NB[stack.pop()]:
+                    if not seen[n] and flat[n] is terrain:
+                        seen[n] = 1
+                        stack.append(n)
+                        group.append(n)
+            group.sort()
+            found.append(group)
+        cache[terrain] = found
+    return found
+
+
 def clusters(board: Board, terrain: Terrain) -> list[Group]:
     """Maximal orthogonally connected groups of one terrain, in reading order."""
-    grid = board.grid
-    seen: set[Cell] = set()
-    out: list[Group] = []
-    for start in ALL_CELLS:
-        if start in seen or grid[start[0]][start[1]] is not terrain:
-            continue
-        seen.add(start)
-        stack, group = [start], [start]
-        while stack:
-            cell = stack.pop()
-            for n in neighbours(*cell):
-                if n not in seen and grid[n[0]][n[1]] is terrain:
-                    seen.add(n)
-                    stack.append(n)
-                    group.append(n)
-        out.append(tuple(sorted(group)))
-    return out
+    return [tuple(ALL_CELLS[i] for i in g) for g in _cluster_indices(board, terrain)]
 
 
-def _adjacent(board: Board, cell: Cell, terrain: Terrain) -> bool:
-    grid = board.grid
-    return any(grid[r][c] is terrain for r, c in neighbours(*cell))
-
-
-def _sealed(board: Board, cell: Cell) -> bool:
-    """All four sides filled or off the map."""
-    grid = board.grid
-    return all(grid[r][c] is not EMPTY for r, c in neighbours(*cell))
-
-
-def _cluster_neighbours(board: Board, group: Group) -> set[Cell]:
+def _touching(board: Board, group: list[int]) -> set[Terrain]:
+    """Terrains orthogonally next to a cluster (outside it)."""
+    flat = board.flat
     members = set(group)
-    return {n for cell in group for n in neighbours(*cell) if n not in members}
+    return {flat[n] for i in group for n in NB[i] if n not in members}
 
 
-def _score(card_id: str, points: int, cells: Iterable[Cell] = (), groups: Iterable[Group] = ()) -> CardScore:
-    return CardScore(card_id, points, tuple(sorted(set(cells))), tuple(groups))
+def _near(board: Board, terrain: Terrain) -> set[int]:
+    """Cells orthogonally next to at least one cell of a terrain (cached per board)."""
+    cache = board.__dict__.setdefault("_near", {})
+    near = cache.get(terrain)
+    if near is None:
+        near = cache[terrain] = {n for i in board.indices_by_terrain[terrain] for n in NB[i]}
+    return near
+
+
+def _adjacent_to(board: Board, terrain: Terrain, target: Terrain) -> list[int]:
+    near = _near(board, target)
+    return [i for i in board.indices_by_terrain[terrain] if i in near]
+
+
+def _sealed(board: Board, terrain: Terrain) -> list[int]:
+    """Cells of a terrain whose four sides are filled or off the map (i.e. not next to an empty cell)."""
+    near_empty = _near(board, EMPTY)
+    return [i for i in board.indices_by_terrain[terrain] if i not in near_empty]
+
+
+def _score(card_id: str, points: int, indices: Iterable[int] = (), groups: Iterable[Iterable[int]] = ()) -> CardScore:
+    return CardScore(card_id, points, tuple(indices), tuple(tuple(g) for g in groups))
 
 
 # -- forest ------------------------------------------------------------------
 
 def sentinel_wood(board: Board) -> CardScore:
-    cells = [c for c in board.cells_of(FOREST) if on_edge(*c)]
+    cells = [i for i in board.indices_by_terrain[FOREST] if i in EDGE_INDICES]
     return _score("sentinel_wood", len(cells), cells)
 
 
 def greenbough(board: Board) -> CardScore:
-    forests = board.cells_of(FOREST)
-    rows = sorted({r for r, _ in forests})
-    cols = sorted({c for _, c in forests})
-    groups = [tuple((r, c) for c in range(N)) for r in rows] + [tuple((r, c) for r in range(N)) for c in cols]
-    return _score("greenbough", len(rows) + len(cols), forests, groups)
+    forests = board.indices_by_terrain[FOREST]
+    rows = sorted({i // N for i in forests})
+    cols = sorted({i % N for i in forests})
+    lines = [range(r * N, r * N + N) for r in rows] + [range(c, N * N, N) for c in cols]
+    return _score("greenbough", len(rows) + len(cols), forests, lines)
 
 
 def treetower(board: Board) -> CardScore:
-    cells = [c for c in board.cells_of(FOREST) if _sealed(board, c)]
+    cells = _sealed(board, FOREST)
     return _score("treetower", len(cells), cells)
 
 
 def stoneside_forest(board: Board) -> CardScore:
-    mountains: set[Cell] = set()
-    linking: list[Group] = []
-    for group in clusters(board, FOREST):
-        touched = {n for n in _cluster_neighbours(board, group) if board.at(n) is MOUNTAIN}
+    flat = board.flat
+    mountains: set[int] = set()
+    linking: list[list[int]] = []
+    for group in _cluster_indices(board, FOREST):
+        touched = {n for i in group for n in NB[i] if flat[n] is MOUNTAIN}
         if len(touched) >= 2:
             mountains |= touched
             linking.append(group)
-    cells = set(mountains).union(*linking) if linking else set()
+    cells = mountains.union(*linking) if linking else set()
     return _score("stoneside_forest", 3 * len(mountains), cells, linking)
 
 
 # -- farm & water --------------------------------------------------------------
 
 def canal_lake(board: Board) -> CardScore:
-    water = [c for c in board.cells_of(WATER) if _adjacent(board, c, FARM)]
-    farm = [c for c in board.cells_of(FARM) if _adjacent(board, c, WATER)]
+    water = _adjacent_to(board, WATER, FARM)
+    farm = _adjacent_to(board, FARM, WATER)
     return _score("canal_lake", len(water) + len(farm), water + farm)
 
 
 def mages_valley(board: Board) -> CardScore:
-    water = [c for c in board.cells_of(WATER) if _adjacent(board, c, MOUNTAIN)]
-    farm = [c for c in board.cells_of(FARM) if _adjacent(board, c, MOUNTAIN)]
+    water = _adjacent_to(board, WATER, MOUNTAIN)
+    farm = _adjacent_to(board, FARM, MOUNTAIN)
     return _score("mages_valley", 2 * len(water) + len(farm), water + farm)
 
 
 def golden_granary(board: Board) -> CardScore:
-    ruins = board.ruins
-    water = [c for c in board.cells_of(WATER) if any(n in ruins for n in neighbours(*c))]
-    farm = [c for c in board.cells_of(FARM) if c in ruins]
+    ruins = {r * N + c for r, c in board.ruins}
+    water = [i for i in board.indices_by_terrain[WATER] if any(n in ruins for n in NB[i])]
+    farm = [i for i in board.indices_by_terrain[FARM] if i in ruins]
     return _score("golden_granary", len(water) + 3 * len(farm), water + farm)
 
 
 def shoreside_expanse(board: Board) -> CardScore:
-    scoring: list[Group] = []
+    scoring: list[list[int]] = []
     for terrain, other in ((FARM, WATER), (WATER, FARM)):
-        for group in clusters(board, terrain):
-            if any(on_edge(*c) for c in group):
-                continue
-            if any(board.at(n) is other for n in _cluster_neighbours(board, group)):
+        for group in _cluster_indices(board, terrain):
+            if any(i in EDGE_INDICES for i in group) or other in _touching(board, group):
                 continue
             scoring.append(group)
-    return _score("shoreside_expanse", 3 * len(scoring), (c for g in scoring for c in g), scoring)
+    return _score("shoreside_expanse", 3 * len(scoring), (i for g in scoring for i in g), scoring)
 
 
 # -- village -------------------------------------------------------------------
 
 def wildholds(board: Board) -> CardScore:
-    big = [g for g in clusters(board, VILLAGE) if len(g) >= 6]
-    return _score("wildholds", 8 * len(big), (c for g in big for c in g), big)
+    big = [g for g in _cluster_indices(board, VILLAGE) if len(g) >= 6]
+    return _score("wildholds", 8 * len(big), (i for g in big for i in g), big)
 
 
 def great_city(board: Board) -> CardScore:
-    free = [
-        g for g in clusters(board, VILLAGE)
-        if not any(board.at(n) is MOUNTAIN for n in _cluster_neighbours(board, g))
-    ]
+    free = [g for g in _cluster_indices(board, VILLAGE) if MOUNTAIN not in _touching(board, g)]
     if not free:
         return _score("great_city", 0)
     best = max(free, key=len)  # first of equal-size clusters: any one of them scores the same
@@ -168,15 +197,12 @@ def great_city(board: Board) -> CardScore:
 
 
 def greengold_plains(board: Board) -> CardScore:
-    scoring = [
-        g for g in clusters(board, VILLAGE)
-        if len({board.at(n) for n in _cluster_neighbours(board, g)} & GREENGOLD_TYPES) >= 3
-    ]
-    return _score("greengold_plains", 3 * len(scoring), (c for g in scoring for c in g), scoring)
+    scoring = [g for g in _cluster_indices(board, VILLAGE) if len(_touching(board, g) & GREENGOLD_TYPES) >= 3]
+    return _score("greengold_plains", 3 * len(scoring), (i for g in scoring for i in g), scoring)
 
 
 def shieldgate(board: Board) -> CardScore:
-    ranked = sorted(clusters(board, VILLAGE), key=len, reverse=True)
+    ranked = sorted(_cluster_indices(board, VILLAGE), key=len, reverse=True)
     if len(ranked) < 2:
         return _score("shieldgate", 0)
     second = ranked[1]  # a tie for largest makes the other tied cluster the second largest
@@ -186,51 +212,47 @@ def shieldgate(board: Board) -> CardScore:
 # -- arrangement ---------------------------------------------------------------
 
 def borderlands(board: Board) -> CardScore:
-    grid = board.grid
-    lines: list[Group] = []
-    for r in range(N):
-        if all(t is not EMPTY for t in grid[r]):
-            lines.append(tuple((r, c) for c in range(N)))
-    for c in range(N):
-        if all(grid[r][c] is not EMPTY for r in range(N)):
-            lines.append(tuple((r, c) for r in range(N)))
-    return _score("borderlands", 6 * len(lines), (c for g in lines for c in g), lines)
+    flat = board.flat
+    lines = [range(r * N, r * N + N) for r in range(N)] + [range(c, N * N, N) for c in range(N)]
+    full = [line for line in lines if all(flat[i] is not EMPTY for i in line)]
+    return _score("borderlands", 6 * len(full), (i for g in full for i in g), full)
 
 
 def lost_barony(board: Board) -> CardScore:
     """Largest all-filled square by the classic dynamic programme over bottom-right corners."""
-    grid = board.grid
-    best, best_at = 0, (0, 0)
+    flat = board.flat
+    best, best_at = 0, 0
     prev = [0] * (N + 1)
     for r in range(N):
         cur = [0] * (N + 1)
-        row = grid[r]
+        base = r * N
         for c in range(N):
-            if row[c] is not EMPTY:
+            if flat[base + c] is not EMPTY:
                 k = 1 + min(prev[c], prev[c + 1], cur[c])
                 cur[c + 1] = k
                 if k > best:
-                    best, best_at = k, (r, c)
+                    best, best_at = k, base + c
         prev = cur
     if not best:
         return _score("lost_barony", 0)
-    r1, c1 = best_at
-    square = tuple((r, c) for r in range(r1 - best + 1, r1 + 1) for c in range(c1 - best + 1, c1 + 1))
+    r1, c1 = divmod(best_at, N)
+    square = [r * N + c for r in range(r1 - best + 1, r1 + 1) for c in range(c1 - best + 1, c1 + 1)]
     return _score("lost_barony", 3 * best, square, [square])
 
 
+BROKEN_ROAD_LINES: tuple[tuple[int, ...], ...] = tuple(
+    tuple((r0 + i) * N + i for i in range(N - r0)) for r0 in range(N)
+)
+
+
 def broken_road(board: Board) -> CardScore:
-    grid = board.grid
-    lines: list[Group] = []
-    for r0 in range(N):
-        line = tuple((r0 + i, i) for i in range(N - r0))
-        if all(grid[r][c] is not EMPTY for r, c in line):
-            lines.append(line)
-    return _score("broken_road", 3 * len(lines), (c for g in lines for c in g), lines)
+    flat = board.flat
+    lines = [line for line in BROKEN_ROAD_LINES if all(flat[i] is not EMPTY for i in line)]
+    return _score("broken_road", 3 * len(lines), (i for g in lines for i in g), lines)
 
 
 def cauldrons(board: Board) -> CardScore:
-    cells = [c for c in sorted(board.empty_cells) if _sealed(board, c)]
+    cells = _sealed(board, EMPTY)
     return _score("cauldrons", len(cells), cells)
 
 
@@ -268,12 +290,12 @@ def score_card(card_id: str, board: Board) -> CardScore:
 def mountain_coins(board: Board) -> CardScore:
     """One coin per surrounded mountain (the map shows which; the coin track may not)."""
     cells = surrounded_mountains(board)
-    return _score("mountain_coins", len(cells), cells)
+    return CardScore("mountain_coins", len(cells), tuple(r * N + c for r, c in cells))
 
 
 def monster_penalty(board: Board) -> CardScore:
     """Empty spaces next to a monster; points are the stars LOST (a non-negative count)."""
-    cells = [c for c in sorted(board.empty_cells) if _adjacent(board, c, MONSTER)]
+    cells = _adjacent_to(board, EMPTY, MONSTER)
     return _score("monsters", len(cells), cells)
 
 

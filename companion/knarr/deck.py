@@ -253,7 +253,7 @@ def take_destination(ds: DeckState, player: int, card: object) -> tuple[DeckStat
     row = _set(row, row.index(card), new_card)
     piles = _set(ds.dest_piles, deck_index, pile[1:])
     face_up = _set(ds.dest_face_up, deck_index, row)
-    ds = replace(ds, dest_piles=piles, dest_face_up=face_up,  # type: ignore[arg-type]
+    ds = replace(ds, dest_piles=piles, dest_face_up=face_up,
                  explored=_set(ds.explored, player, (*ds.explored[player], card)))
     return ds, notices
 

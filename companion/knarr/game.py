@@ -27,15 +27,18 @@ from typing import Any
 
 from . import deck as vdeck
 from .data import (
+    DESTINATION_BY_ID,
+    DESTINATION_DECK_NAMES,
     MAX_SCORE_PER_EVENT,
     REPUTATION_MAX,
     SHIP_COLOUR_HEX,
     TOKEN_CAP,
     TOKEN_START,
+    VIKING_BY_ID,
 )
 from .deck import DeckState
 from .errors import KnarrError
-from .messages import notice
+from .messages import notice, render
 from .rules import (
     add_reputation,
     add_tokens,
@@ -46,7 +49,7 @@ from .rules import (
     ranking,
     triggers_end,
 )
-from .setup import KnarrSetup, setup_sheet
+from .setup import KnarrSetup, new_setup, setup_sheet
 
 GAIN_FIELDS: tuple[str, ...] = ("vp", "reputation", "recruit", "bracelet")
 DECK_EVENTS: tuple[str, ...] = (
@@ -64,7 +67,9 @@ _EVENT_FIELDS: Mapping[str, frozenset[str]] = {
     "replace_viking": frozenset({"slot"}),
 }
 _NEEDS_PLAYER = frozenset(t for t in EVENT_TYPES if t not in ("end_turn", "replace_viking"))
+_COMMON_FIELDS = frozenset({"type", "meta", "seq"})
 FORMAT_VERSION = 1
+HISTORY_LENGTH = 12
 
 
 @dataclass(frozen=True)
@@ -160,11 +165,13 @@ def normalise_event(setup: KnarrSetup, event: object) -> dict[str, Any]:
         raise KnarrError("malformed_event", field="type")
     if kind not in EVENT_TYPES:
         raise KnarrError("unknown_event", type=kind)
-    extra = set(event) - _EVENT_FIELDS[kind] - {"type", "meta"}
+    extra = set(event) - _EVENT_FIELDS[kind] - _COMMON_FIELDS
     if extra:
         raise KnarrError("malformed_event", field=sorted(map(str, extra))[0])
     if "meta" in event and not isinstance(event["meta"], Mapping):
         raise KnarrError("malformed_event", field="meta")
+    if "seq" in event and (not _is_int(event["seq"]) or event["seq"] < 0):
+        raise KnarrError("malformed_event", field="seq")
     _player_field(setup, event, kind in _NEEDS_PLAYER)
     if kind == "gain":
         for name in GAIN_FIELDS:
@@ -283,6 +290,24 @@ def end_turn(player: int | None = None) -> dict[str, Any]:
     return {"type": "end_turn"} if player is None else {"type": "end_turn", "player": player}
 
 
+def describe_event(setup: KnarrSetup, before: GameState, event: Mapping[str, Any]) -> dict[str, str]:
+    """One history line in both languages; `before` is the state the event was applied to."""
+    kind = event["type"]
+    seat = before.active if kind == "end_turn" else event.get("player", before.active)
+    params: dict[str, Any] = {"player": seat, "name": setup.players[seat].name}
+    if kind == "gain":
+        params["deltas"] = {k: event[k] for k in GAIN_FIELDS if event.get(k)}
+    elif kind in ("take_viking", "replace_viking"):
+        params["slot_no"] = event["slot"] + 1
+    elif kind == "play_viking":
+        params["colour"] = VIKING_BY_ID[event["card"]].colour
+    elif kind == "discard_vikings":
+        params["count"] = len(event["cards"])
+    elif kind == "take_destination":
+        params["deck_names"] = dict(DESTINATION_DECK_NAMES[DESTINATION_BY_ID[event["card"]].deck])
+    return {lang: render(f"event_{kind}", lang, params) for lang in ("en", "tr")}
+
+
 class KnarrGame:
     """A game at the table: setup, event log, undo, and a JSON view for every phone.
 
@@ -323,8 +348,16 @@ class KnarrGame:
 
     # --- changing ---
     def apply(self, event: object) -> list[dict[str, Any]]:
-        """Record one event; returns its notices. On KnarrError nothing changes."""
-        state, clean, notices = apply_event(self.setup, self.state, event)
+        """Record one event; returns its notices. On KnarrError nothing changes.
+
+        An event may carry ``"seq"``: the number of events the sender saw. If another phone
+        recorded something in between, the event is refused (code ``stale_event``) instead of
+        being counted twice, e.g. two players tapping "end turn" for the same turn.
+        """
+        clean = normalise_event(self.setup, event)
+        if "seq" in clean and clean["seq"] != len(self._events):
+            raise KnarrError("stale_event", expected=len(self._events), got=clean["seq"])
+        state, clean, notices = apply_event(self.setup, self.state, clean)
         self._states.append(state)
         self._events.append(clean)
         self._notices.append(notices)
@@ -354,16 +387,23 @@ class KnarrGame:
         events = data.get("events", [])
         if not isinstance(events, list):
             raise KnarrError("malformed_event", field="events")
-        return cls(KnarrSetup.from_dict(data.get("setup")), events)  # type: ignore[arg-type]
+        return cls(KnarrSetup.from_dict(data.get("setup")), events)
 
     @classmethod
     def new(cls, names: list[str], seed: int, **options: Any) -> KnarrGame:
         """Shortcut for `KnarrGame(new_setup(names, seed, **options))`."""
-        from .setup import new_setup
-
         return cls(new_setup(names, seed, **options))
 
     # --- the view ---
+    def history(self, limit: int = HISTORY_LENGTH) -> list[dict[str, Any]]:
+        """The most recent events, newest first, each with a TR/EN sentence for the log and undo."""
+        start = max(0, len(self._events) - limit)
+        return [
+            {"index": i, "event": copy.deepcopy(self._events[i]),
+             "text": describe_event(self.setup, self._states[i], self._events[i])}
+            for i in range(len(self._events) - 1, start - 1, -1)
+        ]
+
     def ranking(self) -> list[dict[str, Any]]:
         """Current ranking (final once `finished`), with the tie-break flags for the explanation."""
         table = ranking([(p.score, p.tiebreak) for p in self.state.players])
@@ -397,6 +437,7 @@ class KnarrGame:
                 "is_last_in_round": seat == last,
             })
         table = self.ranking()
+        history = self.history()
         return {
             "format": FORMAT_VERSION,
             "game": "knarr",
@@ -417,5 +458,7 @@ class KnarrGame:
             "notices": self.notices,
             "event_count": len(self._events),
             "can_undo": bool(self._events),
+            "last_event": history[0] if history else None,
+            "history": history,
             "deck": None if state.deck is None else state.deck.to_dict(),
         }

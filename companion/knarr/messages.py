@@ -100,6 +100,10 @@ TEMPLATES: Mapping[str, Mapping[str, str]] = {
         "en": "The {artifact_name} Artifact is not in play in this game.",
         "tr": "{artifact_name} Eseri bu oyunda kullanılmıyor.",
     },
+    "stale_event": {
+        "en": "Someone else recorded a move first; the table has been refreshed, please check and retry.",
+        "tr": "Başka biri önce bir hamle kaydetti; masa yenilendi, lütfen kontrol edip tekrar deneyin.",
+    },
     # --- notices (the `notices` of an applied event) ---
     "turn_started": {
         "en": "Turn {turn} (round {round}): {name} plays.",
@@ -143,6 +147,39 @@ TEMPLATES: Mapping[str, Mapping[str, str]] = {
         "en": "Collect the assets of your {colour_name} column: {gains}.",
         "tr": "{colour_name} sütununuzun kazanımlarını alın: {gains}.",
     },
+    # --- the event history (one line per recorded event) ---
+    "event_gain": {
+        "en": "{name}: {deltas_text}",
+        "tr": "{name}: {deltas_text}",
+    },
+    "event_end_turn": {
+        "en": "{name} ended their turn.",
+        "tr": "{name} sırasını bitirdi.",
+    },
+    "event_take_viking": {
+        "en": "{name} took the face-up Viking of slot {slot_no}.",
+        "tr": "{name} {slot_no}. yuvadaki açık Viking'i aldı.",
+    },
+    "event_play_viking": {
+        "en": "{name} recruited a {colour_name} Viking.",
+        "tr": "{name} {colour_name} bir Viking devşirdi.",
+    },
+    "event_draw_viking": {
+        "en": "{name} drew a Viking card.",
+        "tr": "{name} bir Viking kartı çekti.",
+    },
+    "event_discard_vikings": {
+        "en": "{name} discarded {count} Viking card(s).",
+        "tr": "{name} {count} Viking kartını ıskartaya attı.",
+    },
+    "event_take_destination": {
+        "en": "{name} explored a card of the {deck_name}.",
+        "tr": "{name} {deck_name} destesinden bir kart keşfetti.",
+    },
+    "event_replace_viking": {
+        "en": "The face-up Viking of slot {slot_no} was replaced (Mead Cup).",
+        "tr": "{slot_no}. yuvadaki açık Viking değiştirildi (Bal Şarabı Kupası).",
+    },
 }
 
 
@@ -160,6 +197,10 @@ def _localised(params: Mapping[str, Any], lang: str) -> dict[str, Any]:
     gains = params.get("gain_counts")
     if isinstance(gains, Mapping):
         out["gains"] = ", ".join(f"{n} × {_name(ASSET_NAMES, a, lang)}" for a, n in gains.items()) or "—"
+    deltas = params.get("deltas")
+    if isinstance(deltas, Mapping):
+        out["deltas_text"] = ", ".join(f"{n:+d} {_name(ASSET_NAMES, a, lang)}" for a, n in deltas.items()
+                                       if isinstance(n, int))
     for key in ("names", "winner_names"):
         if isinstance(params.get(key), list | tuple):
             out[key] = ", ".join(map(str, params[key]))
