@@ -185,3 +185,25 @@ def test_deck_events_undo_cleanly() -> None:
     game.apply({"type": "take_destination", "player": 0, "card": deck(game).dest_face_up[0][0]})
     game.undo(3)
     assert game.state == start
+
+
+def test_deck_events_have_history_lines() -> None:
+    game = deck_game(2, artifacts=["mead_cup"])
+    card = deck(game).hands[1][0]
+    game.apply({"type": "play_viking", "player": 1, "card": card})
+    game.apply({"type": "take_viking", "player": 1, "slot": 0})
+    game.apply({"type": "draw_viking", "player": 1, "to": "crew"})
+    game.apply({"type": "discard_vikings", "player": 1, "cards": list(deck(game).crews[1][:2])})
+    game.apply({"type": "take_destination", "player": 1, "card": deck(game).dest_face_up[0][1]})
+    game.apply({"type": "replace_viking", "slot": 3})
+    lines = [h["text"]["en"] for h in reversed(game.history())]
+    colour = VIKING_BY_ID[card].colour
+    assert lines == [
+        f"Bora recruited a {colour} Viking.",
+        "Bora took the face-up Viking of slot 1.",
+        "Bora drew a Viking card.",
+        "Bora discarded 2 Viking card(s).",
+        "Bora explored a card of the Trading Lands.",
+        "The face-up Viking of slot 4 was replaced (Mead Cup).",
+    ]
+    assert all(h["text"]["tr"] != h["text"]["en"] for h in game.history())

@@ -356,3 +356,30 @@ def test_view_is_json_and_shows_the_next_threshold() -> None:
     assert view["event_count"] == 1 and view["can_undo"]
     assert view["sheet"]["viking_deck"]["size"] == 50
     assert isinstance(game.state, GameState)
+
+
+def test_seq_guards_against_two_phones_recording_the_same_move() -> None:
+    game = game_for(3)
+    game.apply({"type": "end_turn", "seq": 0})
+    with pytest.raises(KnarrError) as err:
+        game.apply({"type": "end_turn", "seq": 0})  # the second phone saw the old table
+    assert err.value.code == "stale_event" and err.value.params == {"expected": 1, "got": 0}
+    assert game.state.active == 1 and len(game.events) == 1
+    with pytest.raises(KnarrError) as err:
+        game.apply({"type": "end_turn", "seq": -1})
+    assert err.value.code == "malformed_event"
+    game.apply(gain(1, vp=2) | {"seq": 1})
+    assert KnarrGame.load(game.save()).state == game.state  # stored seq values replay cleanly
+
+
+def test_history_describes_each_event_newest_first_in_both_languages() -> None:
+    game = game_for(2)
+    game.apply(gain(0, vp=3, reputation=1, bracelet=-1))
+    game.apply(end_turn())
+    view = game.to_dict()
+    assert [h["index"] for h in view["history"]] == [1, 0]
+    assert view["last_event"]["text"] == {"en": "Ayşe ended their turn.", "tr": "Ayşe sırasını bitirdi."}
+    assert view["history"][1]["text"]["tr"] == "Ayşe: +3 Zafer Puanı, +1 İtibar, -1 Gümüş Bilezik"
+    game.undo()
+    assert game.to_dict()["last_event"]["index"] == 0
+    assert len(KnarrGame(game.setup, [end_turn()] * 30).history()) == 12
