@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import io
 import secrets
-from collections.abc import Sequence
 from functools import cache
 
 import qrcode
@@ -31,7 +30,7 @@ from reportlab.pdfgen.canvas import Canvas
 from companion.cartographers.data import MAPS, SEASONS
 from companion.cartographers.terrain import TERRAIN_NAMES, Terrain
 
-from .fonts import register_fonts
+from .draw import Page
 from .layout import ARUCO_DICT, PAPERS, SIDES, Rect, SheetLayout, qr_payload, sheet_layout
 from .strings import LANGS, text
 
@@ -130,61 +129,6 @@ def _check_common(side: str, paper: str, lang: str) -> tuple[str, str, str]:
 # --------------------------------------------------------------------------- drawing helpers
 
 
-class _Page:
-    """Top-left-origin drawing on a ReportLab canvas (whose origin is bottom-left)."""
-
-    def __init__(self, c: Canvas, page_h: float) -> None:
-        self.c = c
-        self.h = page_h
-        self.regular, self.bold = register_fonts()
-
-    def y(self, y_top: float) -> float:
-        return self.h - y_top
-
-    def rect(self, x: float, y: float, w: float, h: float, *, stroke: bool = True, fill: bool = False) -> None:
-        self.c.rect(x, self.h - y - h, w, h, stroke=int(stroke), fill=int(fill))
-
-    def line(self, x1: float, y1: float, x2: float, y2: float) -> None:
-        self.c.line(x1, self.h - y1, x2, self.h - y2)
-
-    def circle(self, cx: float, cy: float, r: float, *, stroke: bool = True, fill: bool = False) -> None:
-        self.c.circle(cx, self.h - cy, r, stroke=int(stroke), fill=int(fill))
-
-    def text(
-        self, x: float, baseline: float, s: str, size: float, *, bold: bool = False, align: str = "left",
-        grey: float = 0.0,
-    ) -> float:
-        """Draw `s` with its baseline at `baseline` (from the top); returns the text width."""
-        font = self.bold if bold else self.regular
-        self.c.setFillGray(grey)
-        self.c.setFont(font, size)
-        w = self.c.stringWidth(s, font, size)
-        if align == "center":
-            x -= w / 2
-        elif align == "right":
-            x -= w
-        self.c.drawString(x, self.h - baseline, s)
-        return w
-
-    def fit_size(self, s: str, size: float, max_w: float, *, bold: bool = False) -> float:
-        """The largest font size ≤ `size` at which `s` fits in `max_w` (long Turkish labels shrink)."""
-        w = self.c.stringWidth(s, self.bold if bold else self.regular, size)
-        return size if w <= max_w else size * max_w / w
-
-    def run_path(self, matrix: Sequence[Sequence[bool]], x: float, y: float, module: float) -> None:
-        """Fill the dark modules of a bit matrix as one path (one rect per horizontal run, no seams)."""
-        p = self.c.beginPath()
-        for r, row in enumerate(matrix):
-            c0 = None
-            for col, dark in enumerate([*row, False]):
-                if dark and c0 is None:
-                    c0 = col
-                elif not dark and c0 is not None:
-                    p.rect(x + c0 * module, self.h - y - (r + 1) * module, (col - c0) * module, module)
-                    c0 = None
-        self.c.drawPath(p, stroke=0, fill=1)
-
-
 @cache
 def aruco_bits(marker_id: int) -> tuple[tuple[bool, ...], ...]:
     """The 6×6 module pattern (black border included) of an ArUco marker, True = black."""
@@ -213,7 +157,7 @@ def qr_matrix(payload: str) -> list[list[bool]]:
 
 
 def _draw_static(c: Canvas, layout: SheetLayout, lang: str) -> None:
-    pg = _Page(c, layout.page_h_pt)
+    pg = Page(c, layout.page_h_pt)
     _draw_title(pg, layout, lang)
     _draw_grid(pg, layout)
     _draw_markers(pg, layout)
@@ -222,7 +166,7 @@ def _draw_static(c: Canvas, layout: SheetLayout, lang: str) -> None:
     _draw_scores(pg, layout, lang)
 
 
-def _draw_title(pg: _Page, layout: SheetLayout, lang: str) -> None:
+def _draw_title(pg: Page, layout: SheetLayout, lang: str) -> None:
     t: Rect = layout.title
     m = MAPS[layout.side]
     name = m.name_tr if lang == "tr" else m.name_en
@@ -241,7 +185,7 @@ def _draw_title(pg: _Page, layout: SheetLayout, lang: str) -> None:
     pg.text(t.x_pt, t.y_pt + t.h_pt - 2, text(lang, "print_note"), 6.5, grey=0.45)
 
 
-def _draw_grid(pg: _Page, layout: SheetLayout) -> None:
+def _draw_grid(pg: Page, layout: SheetLayout) -> None:
     c = pg.c
     g = layout.grid
     n = layout.rows
@@ -307,7 +251,7 @@ def _draw_grid(pg: _Page, layout: SheetLayout) -> None:
         pg.text(cx, g.y_pt - 4.5, str(i + 1), 7, align="center", grey=LABEL_GREY)
 
 
-def _draw_mountain(pg: _Page, cell: Rect) -> None:
+def _draw_mountain(pg: Page, cell: Rect) -> None:
     """A dark two-peak silhouette with snow caps on a white cell.
 
     Deliberately NOT a filled dark square: a dark square with white shapes inside
@@ -338,7 +282,7 @@ def _draw_mountain(pg: _Page, cell: Rect) -> None:
     pg.circle(cell.x_pt + 0.84 * s, cell.y_pt + 0.17 * s, 0.09 * s)
 
 
-def _draw_ruins(pg: _Page, cell: Rect) -> None:
+def _draw_ruins(pg: Page, cell: Rect) -> None:
     c = pg.c
     s = cell.w_pt
     # Dashed inset outline.
@@ -366,14 +310,14 @@ def _draw_ruins(pg: _Page, cell: Rect) -> None:
     pg.rect(gx, gy + 0.92 * gw, gw, 0.1 * gw, stroke=False, fill=True)
 
 
-def _draw_markers(pg: _Page, layout: SheetLayout) -> None:
+def _draw_markers(pg: Page, layout: SheetLayout) -> None:
     pg.c.setFillGray(0)
     for mk in layout.markers:
         bits = aruco_bits(mk.id)
         pg.run_path(bits, mk.x_pt, mk.y_pt, mk.size_pt / len(bits))
 
 
-def _draw_legend(pg: _Page, layout: SheetLayout, lang: str) -> None:
+def _draw_legend(pg: Page, layout: SheetLayout, lang: str) -> None:
     c = pg.c
     cells = layout.legend
     first, last = cells[0], cells[-1]
@@ -390,7 +334,7 @@ def _draw_legend(pg: _Page, layout: SheetLayout, lang: str) -> None:
                 align="center", grey=0.1)
 
 
-def _draw_coins(pg: _Page, layout: SheetLayout, lang: str) -> None:
+def _draw_coins(pg: Page, layout: SheetLayout, lang: str) -> None:
     c = pg.c
     first = layout.coins[0]
     left = layout.marker("bottom_left").x_pt
@@ -406,7 +350,7 @@ def _draw_coins(pg: _Page, layout: SheetLayout, lang: str) -> None:
         pg.circle(cx, cy, r * 0.72)
 
 
-def _draw_scores(pg: _Page, layout: SheetLayout, lang: str) -> None:
+def _draw_scores(pg: Page, layout: SheetLayout, lang: str) -> None:
     c = pg.c
     by_season: dict[int, list] = {}
     for b in layout.score_boxes:
@@ -448,7 +392,7 @@ def _box_label(season: int, field: str) -> str:
 
 
 def _draw_qr(c: Canvas, layout: SheetLayout, payload: str) -> None:
-    pg = _Page(c, layout.page_h_pt)
+    pg = Page(c, layout.page_h_pt)
     matrix = qr_matrix(payload)
     q = layout.qr
     c.setFillGray(0)
@@ -457,7 +401,7 @@ def _draw_qr(c: Canvas, layout: SheetLayout, payload: str) -> None:
 
 def _draw_footer(c: Canvas, layout: SheetLayout, lang: str, sheet_id: str, table: str | None,
                  seat: int | None) -> None:
-    pg = _Page(c, layout.page_h_pt)
+    pg = Page(c, layout.page_h_pt)
     parts = [f"Mapsmith · {text(lang, 'sheet')} {layout.side}-{sheet_id}"]
     if table is not None:
         parts.append(f"{text(lang, 'table')} {table} · {text(lang, 'seat')} {seat}")

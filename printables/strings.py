@@ -39,6 +39,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "(there is no 4). The game ends after the round in which someone reaches 40.",
         "tiebreak": "Tie: most recruits + bracelets left",
         "final": "Final",
+        "edicts": "Edicts",
+        "name": "Name",
+        "vp": "VP",
+        "per_round": "Victory points after each round",
+        "reputation_hint": "cross off each step you climb",
+        "income_vp": "+{n} VP",
+        "scores_key": "A–D edicts · ● coins · ☠ monsters (subtract) · ★ season total · write the edict cards above",
     },
     "tr": {
         "cartographers": "Cartographers",
@@ -70,6 +77,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "Biri 40'a ulaştığı turun sonunda oyun biter.",
         "tiebreak": "Eşitlik: gemide kalan devşirme + bilezik çok olan",
         "final": "Son",
+        "edicts": "Fermanlar",
+        "name": "Ad",
+        "vp": "ZP",
+        "per_round": "Her turun sonundaki zafer puanı",
+        "reputation_hint": "çıktığınız her adımı işaretleyin",
+        "income_vp": "+{n} ZP",
+        "scores_key": "A–D fermanlar · ● altın · ☠ canavar (çıkarılır) · ★ mevsim toplamı · "
+        "ferman kartlarını yukarı yazın",
     },
 }
 

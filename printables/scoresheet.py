@@ -1,0 +1,160 @@
+"""The Cartographers table score sheet: every player's four seasons on one landscape page.
+
+One row per player, per season the two edicts of that season (Spring A+B,
+Summer B+C, Fall C+D, Winter D+A), coins, monsters and the season total, then
+the final score. A write-in line names the four edict cards in play, so the
+sheet is a complete record of the game.
+"""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.pdfgen.canvas import Canvas
+
+from companion.cartographers.data import EDICTS, SEASONS
+
+from .draw import Page
+from .layout import PAPERS
+from .strings import LANGS, text
+
+FIELDS = ("edict1", "edict2", "coins", "monsters", "total")
+MAX_PLAYERS = 12
+MARGIN = 36.0
+
+
+def scores_pdf(players: int = 4, paper: str = "a4", lang: str = "en", copies: int = 1) -> bytes:
+    """A landscape PDF with `copies` identical score sheets for `players` rows (1–12)."""
+    paper, lang = _check(paper, lang)
+    if not 1 <= players <= MAX_PLAYERS:
+        raise ValueError(f"players must be between 1 and {MAX_PLAYERS}, got {players}")
+    if not 1 <= copies <= 100:
+        raise ValueError(f"copies must be between 1 and 100, got {copies}")
+    h, w = PAPERS[paper]  # landscape
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(w, h), pageCompression=1)
+    c.setTitle(f"Cartographers score sheet ({players} players)")
+    c.setAuthor("Mapsmith")
+    c.beginForm("scores")
+    _draw(Page(c, h), w, h, players, lang)
+    c.endForm()
+    for _ in range(copies):
+        c.doForm("scores")
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def _check(paper: str, lang: str) -> tuple[str, str]:
+    paper, lang = str(paper).lower(), str(lang).lower()
+    if paper not in PAPERS:
+        raise ValueError(f"unknown paper {paper!r} (expected one of: {', '.join(PAPERS)})")
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r} (expected one of: {', '.join(LANGS)})")
+    return paper, lang
+
+
+def _field_label(season: int, field: str) -> str:
+    if field in ("edict1", "edict2"):
+        return SEASONS[season].edicts[0 if field == "edict1" else 1]
+    return {"coins": "●", "monsters": "☠", "total": "★"}[field]
+
+
+def games_per_page(players: int) -> int:
+    """Small tables print twice per page (two games, or cut in half) instead of leaving half a page blank."""
+    return 2 if players <= 5 else 1
+
+
+def _draw(pg: Page, w: float, h: float, players: int, lang: str) -> None:
+    left, right = MARGIN, w - MARGIN
+    pg.text(left, MARGIN + 16, text(lang, "scores_title"), 18, bold=True, grey=0.05)
+    games = games_per_page(players)
+    top = MARGIN + 30
+    slot_h = (h - top - MARGIN + 10) / games
+    for g in range(games):
+        y0 = top + g * slot_h
+        if g:
+            pg.c.setStrokeGray(0.6)
+            pg.c.setLineWidth(0.5)
+            pg.c.setDash(3, 3)
+            pg.line(left - 20, y0 - 4, right + 20, y0 - 4)
+            pg.c.setDash()
+        _draw_game(pg, left, right, y0 + 6, y0 + slot_h - 12, players, lang)
+
+
+def _draw_game(pg: Page, left: float, right: float, top: float, bottom: float, players: int, lang: str) -> None:
+    c = pg.c
+    # Edict cards in play (write-in lines A..D) and the date.
+    y = top + 12
+    c.setStrokeGray(0.35)
+    c.setLineWidth(0.6)
+    dw = pg.text(right - 130, y, text(lang, "date") + ":", 9, grey=0.2)
+    pg.line(right - 130 + dw + 4, y + 1.5, right, y + 1.5)
+    x = left + pg.text(left, y, text(lang, "edicts") + ":", 9, bold=True, grey=0.15) + 10
+    slot = (right - 150 - x) / len(EDICTS)
+    for i, letter in enumerate(EDICTS):
+        x0 = x + i * slot
+        lw = pg.text(x0, y, letter, 10, bold=True)
+        pg.line(x0 + lw + 4, y + 1.5, x0 + slot - 14, y + 1.5)
+
+    # The table.
+    top = top + 24
+    name_w = 128.0
+    total_w = 64.0
+    col_w = (right - left - name_w - total_w) / (4 * len(FIELDS))
+    head1, head2 = 18.0, 15.0
+    bottom_room = 22.0
+    row_h = min(52.0, (bottom - top - head1 - head2 - bottom_room) / players)
+    body_top = top + head1 + head2
+    table_bottom = body_top + players * row_h
+    season_x = [left + name_w + s * len(FIELDS) * col_w for s in range(4)]
+    total_x = right - total_w
+
+    # Shade the season-total and final columns (drawn first, under the lines).
+    c.setFillGray(0.92)
+    for sx in season_x:
+        pg.rect(sx + 4 * col_w, top + head1, col_w, head2 + players * row_h, stroke=False, fill=True)
+    pg.rect(total_x, top, total_w, head1 + head2 + players * row_h, stroke=False, fill=True)
+    # Alternate row tint for reading across.
+    c.setFillGray(0.97)
+    for r in range(1, players, 2):
+        pg.rect(left, body_top + r * row_h, name_w, row_h, stroke=False, fill=True)
+
+    # Headers.
+    pg.text(left + 6, top + head1 + head2 - 5, text(lang, "player"), 9, bold=True, grey=0.1)
+    for s, sx in enumerate(season_x):
+        season = SEASONS[s]
+        name = season.name_tr if lang == "tr" else season.name_en
+        pg.text(sx + 2.5 * col_w, top + head1 - 5, name, 10, bold=True, align="center", grey=0.05)
+        for i, f in enumerate(FIELDS):
+            pg.text(sx + (i + 0.5) * col_w, top + head1 + head2 - 4.5, _field_label(s, f), 8,
+                    bold=f.startswith("edict"), align="center", grey=0.25)
+    label = text(lang, "game_total")
+    size = pg.fit_size(label, 9, total_w - 6, bold=True)
+    pg.text(total_x + total_w / 2, top + (head1 + head2) / 2 + 3, label, size, bold=True, align="center")
+
+    # Lines: thin row and field lines, heavier season separators, a frame.
+    c.setStrokeGray(0.55)
+    c.setLineWidth(0.5)
+    for r in range(players + 1):
+        yy = body_top + r * row_h
+        pg.line(left, yy, right, yy)
+    pg.line(left + name_w, top + head1, total_x, top + head1)
+    for sx in season_x:
+        for i in range(1, len(FIELDS)):
+            pg.line(sx + i * col_w, top + head1, sx + i * col_w, table_bottom)
+    c.setStrokeGray(0.1)
+    c.setLineWidth(1.2)
+    for sx in [*season_x, total_x]:
+        pg.line(sx, top, sx, table_bottom)
+    c.setLineWidth(1.6)
+    pg.rect(left, top, right - left, table_bottom - top)
+
+    # Winner line and key.
+    y = table_bottom + 16
+    c.setStrokeGray(0.35)
+    c.setLineWidth(0.6)
+    ww = pg.text(left, y, text(lang, "winner") + ":", 9, bold=True, grey=0.15)
+    pg.line(left + ww + 4, y + 1.5, left + 260, y + 1.5)
+    key = text(lang, "scores_key")
+    pg.text(right, y, key, pg.fit_size(key, 7, right - left - 280), align="right", grey=0.4)
