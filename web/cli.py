@@ -1,0 +1,61 @@
+"""`mapsmith serve`: run the web app with waitress and show phones how to reach it."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+
+DEFAULT_THREADS = 16  # phones poll about once a second; each request holds a thread only briefly
+
+
+def lan_address() -> str:
+    """The address other devices on the Wi-Fi can reach (no packet is sent: UDP connect only picks a route)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        sock.connect(("10.255.255.255", 1))
+        return sock.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        sock.close()
+
+
+def terminal_qr(text: str) -> str:
+    import io
+
+    import qrcode
+
+    qr = qrcode.QRCode(border=1)
+    qr.add_data(text)
+    qr.make(fit=True)
+    out = io.StringIO()
+    qr.print_ascii(out=out, invert=True)
+    return out.getvalue()
+
+
+def serve(args: argparse.Namespace) -> int:
+    from waitress import serve as waitress_serve
+
+    from . import create_app
+
+    app = create_app()
+    host = args.host
+    shown = lan_address() if host in ("0.0.0.0", "::", "") else host
+    url = f"http://{shown}:{args.port}/"
+    print(f"Mapsmith is running. Open {url} on the phones (same Wi-Fi).")
+    print(f"Mapsmith çalışıyor. Telefonlarda {url} adresini açın (aynı Wi-Fi).")
+    if not args.no_qr:
+        print(terminal_qr(url))
+    print(f"Database: {app.config['DATABASE'] if '://' not in app.config['DATABASE'] else 'PostgreSQL'}")
+    waitress_serve(app, host=host, port=args.port, threads=args.threads, ident="mapsmith",
+                   channel_timeout=60, connection_limit=1000)
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("serve", help="run the web app for the phones at the table")
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all, so phones can connect)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--threads", type=int, default=DEFAULT_THREADS)
+    p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    p.set_defaults(func=serve)

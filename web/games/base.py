@@ -1,0 +1,55 @@
+"""The contract between the generic table routes and one game's rules engine."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import url_for
+
+from ..storage import GameRecord
+
+
+class GameRuleError(Exception):
+    """An action the rules refuse, already translated for the page language."""
+
+    def __init__(self, code: str, message: str, status: int = 409):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+class Adapter:
+    """Per-game glue: routes parse input, the adapter calls the engine, nothing here holds rules."""
+
+    kind: str = ""
+    strict_actions: frozenset[str] = frozenset()
+
+    def load(self, record: GameRecord) -> Any:
+        raise NotImplementedError
+
+    def phase(self, game: Any) -> str:
+        raise NotImplementedError
+
+    def is_strict(self, action: str) -> bool:
+        return action in self.strict_actions
+
+    def perform(self, game: Any, action: str, fields: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The complete new event list after `action`; raises GameRuleError and changes nothing."""
+        raise NotImplementedError
+
+    def action_result(self, game: Any, action: str, fields: Mapping[str, Any]) -> Any:
+        return None
+
+    def fragment(self, record: GameRecord, game: Any) -> str:
+        raise NotImplementedError
+
+    def page(self, record: GameRecord, game: Any) -> str:
+        raise NotImplementedError
+
+    def after_action_url(self, record: GameRecord, action: str, fields: Mapping[str, Any]) -> str:
+        return url_for("tables.table", code=record.code)
+
+    def print_job(self, record: GameRecord, args: Mapping[str, str]) -> tuple[str, dict[str, str], list[int]]:
+        raise NotImplementedError

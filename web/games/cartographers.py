@@ -1,0 +1,168 @@
+"""Cartographers on the web: form/JSON fields → engine events, engine view → HTML.
+
+All rules live in `companion.cartographers.session`; this module only parses
+what a phone sent, asks the engine, and translates its error codes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from flask import render_template, url_for
+from flask_babel import gettext as _
+
+from companion.cartographers.session import Game, GameError, Setup
+
+from ..storage import GameRecord
+from .base import Adapter, GameRuleError
+
+INPUT_ERRORS = frozenset({"bad_grid", "bad_event", "unknown_player", "bad_setup"})
+
+
+def engine_message(exc: GameError) -> str:
+    """The engine's stable error codes in the page language (its own messages are English)."""
+    messages = {
+        "game_over": _("The game is over."),
+        "season_over": _("The season has ended: score the maps, then start the next season."),
+        "season_not_over": _("The season has not ended yet."),
+        "nothing_to_undo": _("There is nothing to undo."),
+        "deck_empty": _("The explore deck is empty."),
+        "unknown_player": _("Unknown player."),
+        "bad_season": _("That season cannot be scored now."),
+        "bad_grid": _("The map is not valid: %(why)s", why=exc.message),
+        "bad_event": _("That action is not valid: %(why)s", why=exc.message),
+        "bad_setup": _("The game setup is not valid: %(why)s", why=exc.message),
+    }
+    return messages.get(exc.code, exc.message)
+
+
+def rule_error(exc: GameError) -> GameRuleError:
+    return GameRuleError(exc.code, engine_message(exc), 400 if exc.code in INPUT_ERRORS else 409)
+
+
+def _int(fields: Mapping[str, Any], key: str, required: bool = True) -> int | None:
+    value = fields.get(key)
+    if value is None or value == "":
+        if required:
+            raise GameRuleError("missing_field", _("Please fill in %(field)s.", field=key), 400)
+        return None
+    if isinstance(value, bool):
+        raise GameRuleError("bad_number", _("%(field)s must be a whole number.", field=key), 400)
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise GameRuleError("bad_number", _("%(field)s must be a whole number.", field=key), 400) from None
+
+
+def _grid(fields: Mapping[str, Any]) -> Any:
+    grid = fields.get("grid")
+    if isinstance(grid, str):
+        try:
+            grid = json.loads(grid)
+        except ValueError:
+            raise GameRuleError("bad_grid", _("The map could not be read. Please try again."), 400) from None
+    if grid is None:
+        raise GameRuleError("bad_grid", _("The map is missing."), 400)
+    return grid
+
+
+def score_event(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """A score from the grid editor / photo (grid + coins) or added up on paper (edict points, coins, monsters)."""
+    event: dict[str, Any] = {"type": "score", "player": _int(fields, "player"), "coins": _int(fields, "coins")}
+    season = _int(fields, "season", required=False)
+    if season is not None:
+        event["season"] = season
+    if fields.get("grid") not in (None, ""):
+        event["grid"] = _grid(fields)
+    else:
+        if "edicts" in fields and isinstance(fields["edicts"], list):
+            event["edicts"] = fields["edicts"]
+        else:
+            event["edicts"] = [_int(fields, "edict1"), _int(fields, "edict2")]
+        event["monsters"] = _int(fields, "monsters")
+    return event
+
+
+def describe_last(game: Game) -> str | None:
+    """What Undo would take back, in words, so nobody undoes the wrong thing."""
+    if not game.events:
+        return None
+    last = game.events[-1]
+    players = game.setup.players
+    kind = last.get("type")
+    if kind == "reveal":
+        return _("the last card revealed")
+    if kind == "score":
+        return _("the score of %(name)s", name=players[last["player"]])
+    if kind == "map":
+        return _("the map of %(name)s", name=players[last["player"]])
+    if kind == "next_season":
+        return _("starting the next season")
+    return None
+
+
+class CartographersAdapter(Adapter):
+    kind = "cartographers"
+    strict_actions = frozenset({"reveal", "next_season", "undo"})
+
+    def load(self, record: GameRecord) -> Game:
+        return Game.replay(Setup.from_dict(record.setup), record.events)
+
+    def phase(self, game: Game) -> str:
+        return game.phase
+
+    def perform(self, game: Game, action: str, fields: Mapping[str, Any]) -> list[dict[str, Any]]:
+        try:
+            if action == "reveal":
+                game = game.apply({"type": "reveal"})
+            elif action == "next_season":
+                game = game.apply({"type": "next_season"})
+            elif action == "undo":
+                game = game.undo()
+            elif action == "score":
+                game = game.apply(score_event(fields))
+            elif action == "map":
+                game = game.apply({"type": "map", "player": _int(fields, "player"), "grid": _grid(fields)})
+            else:
+                raise GameRuleError("bad_action", _("Unknown action."), 400)
+        except GameError as exc:
+            raise rule_error(exc) from None
+        return list(game.events)
+
+    def action_result(self, game: Game, action: str, fields: Mapping[str, Any]) -> Any:
+        if action == "score":
+            player = int(fields["player"])
+            season = fields.get("season")
+            season = int(season) if season not in (None, "") else game.season
+            return game.season_scores(player)[season]
+        return None
+
+    def context(self, record: GameRecord, game: Game) -> dict[str, Any]:
+        view = game.to_dict()
+        players = view["players"]
+        season = view["season"]["index"]
+        return {
+            "code": record.code,
+            "version": record.version,
+            "view": view,
+            "undo_label": describe_last(game),
+            "winner_names": ", ".join(players[w] for w in view["result"]["winners"]),
+            "missing": [players[i] for i, row in enumerate(view["scores"]) if row[season] is None],
+        }
+
+    def fragment(self, record: GameRecord, game: Game) -> str:
+        return render_template("carto/_table.html", **self.context(record, game))
+
+    def page(self, record: GameRecord, game: Game) -> str:
+        return render_template("carto/table.html", **self.context(record, game))
+
+    def after_action_url(self, record: GameRecord, action: str, fields: Mapping[str, Any]) -> str:
+        if action in ("score", "map") and str(fields.get("player", "")).isdigit():
+            return url_for("cartographers.player", code=record.code, seat=int(fields["player"]))
+        return url_for("tables.table", code=record.code)
+
+    def print_job(self, record: GameRecord, args: Mapping[str, str]) -> tuple[str, dict[str, str], list[int]]:
+        options = {"paper": args.get("paper", "a4"), "lang": args.get("lang", "en"), "side": record.setup["side"]}
+        return "map", options, list(range(1, len(record.setup["players"]) + 1))

@@ -1,0 +1,191 @@
+"""Event-sourced game storage: one row per table, changed only by compare-and-swap.
+
+Why event sourcing: a game is its setup plus the list of events players made
+(reveals, scores, next season). The rules engine replays them, so the stored row
+is tiny, undo is "drop the last event", and there is nothing derived to get out
+of sync. Why compare-and-swap: two phones tapping Reveal at the same moment both
+read version N; only one `UPDATE ... WHERE version = N` can succeed, the other
+gets `Conflict` (→ HTTP 409 with the fresh state). Each change is a single
+UPDATE statement, so a crash can never leave half a game written.
+
+SQLite (stdlib, WAL mode, busy timeout) is the default, a file in the Flask
+instance folder; `postgresql://...` URLs select PostgreSQL through psycopg 3
+with the same SQL (only the placeholder style differs).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Any
+
+# No 0/O, 1/I/L, 2/Z, 5/S, 8/B: codes are read aloud and typed on phones.
+CODE_ALPHABET = "34679ACDEFGHJKMNPQRTUVWXY"
+CODE_LENGTH = 7  # 25**7 ≈ 6e9 codes: unguessable for a table that lives an evening
+KINDS = ("cartographers", "knarr")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    code TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    setup TEXT NOT NULL,
+    events TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    created DOUBLE PRECISION NOT NULL,
+    updated DOUBLE PRECISION NOT NULL
+)
+"""
+
+
+class StorageError(Exception):
+    """Base class for storage failures that the web layer turns into 4xx answers."""
+
+
+class NotFound(StorageError):
+    pass
+
+
+class Conflict(StorageError):
+    """The row changed since the caller read it; `current` is the fresh record."""
+
+    def __init__(self, current: GameRecord):
+        self.current = current
+        super().__init__(f"table {current.code} is at version {current.version}")
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    code: str
+    kind: str
+    setup: dict[str, Any]
+    events: list[dict[str, Any]]
+    version: int
+    created: float
+    updated: float
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalise_code(code: str) -> str:
+    """Accept what people type: lower case, spaces and dashes around the code."""
+    return "".join(ch for ch in str(code).upper() if ch.isalnum())
+
+
+def is_valid_code(code: str) -> bool:
+    return len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code)
+
+
+class Store:
+    """One open database connection (one per request in the web app); not thread-safe by itself."""
+
+    placeholder = "?"
+
+    def __init__(self, conn: Any):
+        self.conn = conn
+
+    # -- helpers ------------------------------------------------------------------
+    def _sql(self, sql: str) -> str:
+        return sql if self.placeholder == "?" else sql.replace("?", self.placeholder)
+
+    def _execute(self, sql: str, params: tuple = ()) -> Any:
+        return self.conn.execute(self._sql(sql), params)
+
+    @staticmethod
+    def _record(row: Any) -> GameRecord:
+        code, kind, setup, events, version, created, updated = row
+        return GameRecord(code, kind, json.loads(setup), json.loads(events), int(version), created, updated)
+
+    # -- API ---------------------------------------------------------------------
+    def init_schema(self) -> None:
+        self._execute(SCHEMA)
+
+    def create(self, kind: str, setup: dict[str, Any], events: list[dict[str, Any]] | None = None) -> GameRecord:
+        """Insert a new game under a fresh random code (retrying the rare collision)."""
+        if kind not in KINDS:
+            raise ValueError(f"unknown game kind {kind!r}")
+        setup_json = json.dumps(setup, separators=(",", ":"))
+        events = list(events or [])
+        events_json = json.dumps(events, separators=(",", ":"))
+        now = time.time()
+        for _ in range(10):
+            code = new_code()
+            try:
+                self._execute(
+                    "INSERT INTO games (code, kind, setup, events, version, created, updated) "
+                    "VALUES (?, ?, ?, ?, 0, ?, ?)",
+                    (code, kind, setup_json, events_json, now, now),
+                )
+            except Exception as exc:  # unique violation: both drivers name it IntegrityError
+                if type(exc).__name__ in ("IntegrityError", "UniqueViolation"):
+                    self._rollback()
+                    continue
+                raise
+            return GameRecord(code, kind, json.loads(setup_json), events, 0, now, now)
+        raise StorageError("could not allocate a table code")
+
+    def get(self, code: str) -> GameRecord:
+        row = self._execute(
+            "SELECT code, kind, setup, events, version, created, updated FROM games WHERE code = ?", (code,)
+        ).fetchone()
+        if row is None:
+            raise NotFound(code)
+        return self._record(row)
+
+    def version(self, code: str) -> int:
+        """The cheap query behind polling: phones ask 'anything new since v?' every second."""
+        row = self._execute("SELECT version FROM games WHERE code = ?", (code,)).fetchone()
+        if row is None:
+            raise NotFound(code)
+        return int(row[0])
+
+    def swap(self, code: str, expected_version: int, events: list[dict[str, Any]]) -> GameRecord:
+        """Replace the event list iff the row is still at `expected_version`; one atomic UPDATE."""
+        events_json = json.dumps(events, separators=(",", ":"))
+        now = time.time()
+        cur = self._execute(
+            "UPDATE games SET events = ?, version = version + 1, updated = ? WHERE code = ? AND version = ?",
+            (events_json, now, code, int(expected_version)),
+        )
+        if cur.rowcount != 1:
+            raise Conflict(self.get(code))  # raises NotFound when the table does not exist
+        return self.get(code)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def _rollback(self) -> None:
+        rollback = getattr(self.conn, "rollback", None)
+        if rollback is not None:
+            rollback()
+
+
+class PostgresStore(Store):
+    placeholder = "%s"
+
+
+def connect(database: str) -> Store:
+    """Open a Store for a SQLite path or a `postgresql://` URL (autocommit: every statement is its own transaction)."""
+    if database.startswith(("postgresql://", "postgres://")):
+        import psycopg  # optional dependency: only needed for PostgreSQL
+
+        return PostgresStore(psycopg.connect(database, autocommit=True))
+    conn = sqlite3.connect(database, timeout=10, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA busy_timeout = 10000")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    return Store(conn)
+
+
+def initialise(database: str) -> None:
+    """Create the table and switch SQLite to WAL (persistent, so once per database file is enough)."""
+    store = connect(database)
+    try:
+        if not isinstance(store, PostgresStore):
+            store.conn.execute("PRAGMA journal_mode = WAL")
+        store.init_schema()
+    finally:
+        store.close()

@@ -1,0 +1,45 @@
+"""Small template helpers shared by every page (icons, terrain chips)."""
+
+from __future__ import annotations
+
+from flask import Flask
+from markupsafe import Markup, escape
+
+ROW_LETTERS = "ABCDEFGHIJK"
+
+
+def icon(name: str, label: str | None = None) -> Markup:
+    """An inline SVG icon from the page's sprite (`_icons.html`); decorative unless labelled."""
+    safe = escape(name)
+    aria = f' role="img" aria-label="{escape(label)}"' if label else ' aria-hidden="true"'
+    return Markup(f'<svg class="icon icon-{safe}"{aria}><use href="#i-{safe}"></use></svg>')
+
+
+def shape_rows(cells: list[list[int]]) -> list[list[bool]]:
+    """A shape's bounding box as rows of on/off cells, for drawing it with CSS grid."""
+    if not cells:
+        return []
+    h = max(r for r, _ in cells) + 1
+    w = max(c for _, c in cells) + 1
+    on = {(r, c) for r, c in cells}
+    return [[(r, c) in on for c in range(w)] for r in range(h)]
+
+
+def terrain_name(word: str) -> str:
+    from companion.cartographers.terrain import TERRAIN_NAMES, Terrain
+
+    from .i18n import lang
+
+    return TERRAIN_NAMES[Terrain(word)][lang()]
+
+
+def cell_label(cell: list[int] | tuple[int, int]) -> str:
+    """How the printed sheet names a space: row letter A-K and column 1-11 (e.g. C7)."""
+    return f"{ROW_LETTERS[cell[0]]}{cell[1] + 1}"
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.globals.update(icon=icon, shape_rows=shape_rows, terrain_name=terrain_name)
+    app.jinja_env.filters["cell_label"] = cell_label
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True

@@ -1,0 +1,1 @@
+"""Blueprints: home (start/join/print/language), scorer (one map), cartographers and knarr tables."""

@@ -1,0 +1,105 @@
+"""Cartographers screens beyond the shared table routes: starting a game and a player's map/score page."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from companion.cartographers.data import EDICTS, SCORING_CARDS, SEASONS
+from companion.cartographers.session import MAX_PLAYERS, GameError, Setup
+
+from ..db import get_store
+from ..errors import UserError
+from ..games.cartographers import CartographersAdapter, engine_message
+from ..mapdata import categories, page_data, scoring_cards
+from .tables import load_record
+
+bp = Blueprint("cartographers", __name__)
+ADAPTER = CartographersAdapter()
+MAX_SEED = 2**31 - 1
+MAX_NAME = 30
+
+
+def _players(form: Any) -> list[str]:
+    raw = form.getlist("player") if hasattr(form, "getlist") else form.get("player", [])
+    if isinstance(raw, str):
+        raw = [raw]
+    names = [str(n).strip()[:MAX_NAME] for n in raw if str(n).strip()]
+    if not names:
+        raise UserError(400, "no_players", _("Enter at least one player name (one name plays solo)."))
+    if len(names) > MAX_PLAYERS:
+        raise UserError(400, "too_many_players", _("Too many players."))
+    return names
+
+
+def _setup_from_form(form: Any) -> Setup:
+    players = _players(form)
+    seed_text = (form.get("seed") or "").strip()
+    if seed_text:
+        try:
+            seed = int(seed_text)
+        except ValueError:
+            raise UserError(400, "bad_seed", _("The seed must be a whole number.")) from None
+        if not 0 <= seed <= MAX_SEED:
+            raise UserError(400, "bad_seed", _("The seed must be between 0 and %(max)s.", max=MAX_SEED))
+    else:
+        seed = secrets.randbelow(MAX_SEED)
+    scoring = None
+    if form.get("scoring_mode") == "chosen":
+        scoring = tuple(form.get(f"edict_{letter}") or "" for letter in EDICTS)
+    try:
+        return Setup(seed=seed, side=form.get("side", "A"), players=tuple(players), scoring=scoring)
+    except GameError as exc:
+        raise UserError(400, exc.code, engine_message(exc)) from None
+
+
+@bp.get("/c/new")
+def new() -> str:
+    return render_template("carto/new.html", cards=scoring_cards(), categories=categories(), edicts=EDICTS,
+                           default_cards=[c.id for c in SCORING_CARDS[::4]])
+
+
+@bp.post("/c/new")
+def create() -> Response:
+    if request.is_json:
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict):
+            raise UserError(400, "bad_json", _("The request must be a JSON object."))
+        form: Any = body
+    else:
+        form = request.form
+    setup = _setup_from_form(form)
+    record = get_store().create("cartographers", setup.to_dict())
+    return redirect(url_for("tables.table", code=record.code), code=303)
+
+
+@bp.get("/t/<code>/player/<int:seat>")
+def player(code: str, seat: int) -> str:
+    """One player's page: paint or photograph the map, save it, score the season (or type the points)."""
+    record = load_record(code)
+    if record.kind != "cartographers":
+        raise UserError(404, "not_found", _("There is nothing at this address. Check the link or the table code."))
+    game = ADAPTER.load(record)
+    if not 0 <= seat < len(game.setup.players):
+        raise UserError(404, "unknown_player", _("Unknown player."))
+    view = game.to_dict()
+    ended = [s for s in range(4) if s < game.season or (s == game.season and game.phase != "explore")]
+    season = request.args.get("season", type=int)
+    if season not in ended:
+        season = ended[-1] if ended else None
+    known = game.known_map(seat)
+    scores = game.season_scores(seat)
+    entry = scores[season] if season is not None else None
+    # the coin track only grows: default to the latest coins this player entered
+    earlier = [s for s in scores[: (season if season is not None else game.season) + 1] if s]
+    coins = entry["coins"] if entry else (earlier[-1]["coins"] if earlier else 0)
+    return render_template(
+        "carto/player.html",
+        code=record.code, version=record.version, view=view, seat=seat, name=game.setup.players[seat],
+        data=page_data(), seasons=SEASONS, grid=known.to_words() if known else None, season=season, ended=ended,
+        edicts=list(game.edicts_for(season)) if season is not None else [],
+        entry=entry, coins=coins,
+    )

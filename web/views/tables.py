@@ -1,0 +1,173 @@
+"""Routes every table shares, whatever the game: the page, polling, actions, the join QR.
+
+Each game kind supplies an adapter (see `web/games.py`) that replays events,
+turns a posted action into an event and renders the table fragment. This module
+owns the concurrency contract:
+
+- `GET /t/<code>/state?v=N` answers 204 while the table is still at version N
+  (one indexed SELECT), else the fresh fragment; phones poll it about once a
+  second, so a reveal shows everywhere within ~2 s.
+- `POST /t/<code>/action` carries the version the player saw. Actions that
+  depend on what was on screen (reveal, next season, undo) are *strict*: if the
+  table moved on, the answer is 409 with the fresh state and nothing changes.
+  Independent actions (a player's score or map) are retried on the fresh
+  version. Either way the write is one compare-and-swap UPDATE.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import qrcode
+import qrcode.image.svg
+from flask import Blueprint, Response, jsonify, redirect, request, url_for
+from flask_babel import gettext as _
+
+from .. import printing
+from ..db import get_store
+from ..errors import UserError, wants_json
+from ..games import ADAPTERS, Adapter, GameRuleError
+from ..storage import Conflict, GameRecord, NotFound, is_valid_code, normalise_code
+
+bp = Blueprint("tables", __name__, url_prefix="/t")
+
+MAX_RETRIES = 8
+
+
+def load_record(code: str) -> GameRecord:
+    code = normalise_code(code)
+    if not is_valid_code(code):
+        raise UserError(404, "unknown_table", _("No table has the code %(code)s. Check the code and try again.",
+                                                 code=code))
+    try:
+        return get_store().get(code)
+    except NotFound:
+        raise UserError(404, "unknown_table", _("No table has the code %(code)s. Check the code and try again.",
+                                                 code=code)) from None
+
+
+def adapter_for(record: GameRecord) -> Adapter:
+    return ADAPTERS[record.kind]
+
+
+def state_payload(record: GameRecord, adapter: Adapter | None = None) -> dict[str, Any]:
+    adapter = adapter or adapter_for(record)
+    game = adapter.load(record)
+    return {
+        "version": record.version,
+        "kind": record.kind,
+        "phase": adapter.phase(game),
+        "html": adapter.fragment(record, game),
+    }
+
+
+@bp.get("/<code>")
+def table(code: str) -> str | Response:
+    if code != normalise_code(code):
+        return redirect(url_for("tables.table", code=normalise_code(code)))
+    record = load_record(code)
+    adapter = adapter_for(record)
+    game = adapter.load(record)
+    return adapter.page(record, game)
+
+
+@bp.get("/<code>/state")
+def state(code: str) -> Response:
+    """Versioned short polling: 204 when the phone is up to date, else version + rendered fragment."""
+    seen = request.args.get("v", type=int)
+    if seen is not None:
+        try:
+            current = get_store().version(normalise_code(code))
+        except NotFound:
+            raise UserError(404, "unknown_table", _("This table no longer exists.")) from None
+        if current == seen:
+            return Response(status=204, headers={"Cache-Control": "no-store"})
+    record = load_record(code)
+    response = jsonify(state_payload(record))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _action_input() -> tuple[str, int | None, dict[str, Any]]:
+    """(action, version, fields) from a JSON body or a form post."""
+    if request.is_json:
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict):
+            raise UserError(400, "bad_json", _("The request must be a JSON object."))
+        fields = body
+    else:
+        fields = request.form.to_dict()
+    action = fields.get("action")
+    if not isinstance(action, str) or not action:
+        raise UserError(400, "bad_action", _("No action was given."))
+    raw_version = fields.get("version")
+    version: int | None
+    if raw_version is None or raw_version == "":
+        version = None
+    else:
+        try:
+            version = int(raw_version)
+        except (TypeError, ValueError):
+            raise UserError(400, "bad_version", _("The table version must be a number.")) from None
+    return action, version, fields
+
+
+def _conflict(record: GameRecord) -> UserError:
+    payload = state_payload(record)
+    return UserError(409, "stale", _("Someone else changed the table a moment ago. Here is the table as it is now; "
+                                     "check it and try again if you still want to."), **payload)
+
+
+@bp.post("/<code>/action")
+def action(code: str) -> Response:
+    record = load_record(code)
+    adapter = adapter_for(record)
+    action_name, version, fields = _action_input()
+    strict = adapter.is_strict(action_name)
+    if strict and version is None:
+        raise UserError(400, "missing_version", _("This action needs the table version you are looking at."))
+    store = get_store()
+    for _attempt in range(MAX_RETRIES):
+        if strict and record.version != version:
+            raise _conflict(record)
+        game = adapter.load(record)
+        try:
+            events = adapter.perform(game, action_name, fields)
+        except GameRuleError as exc:
+            raise UserError(exc.status, exc.code, exc.message, **state_payload(record, adapter)) from None
+        try:
+            record = store.swap(record.code, record.version, events)
+            break
+        except Conflict as exc:
+            if strict:
+                raise _conflict(exc.current) from None
+            record = exc.current
+    else:
+        raise _conflict(record)
+    if wants_json():
+        payload = state_payload(record, adapter)
+        payload["result"] = adapter.action_result(adapter.load(record), action_name, fields)
+        return jsonify(payload)
+    return redirect(adapter.after_action_url(record, action_name, fields), code=303)
+
+
+@bp.get("/<code>/qr.svg")
+def qr(code: str) -> Response:
+    """A QR code of the table's address, so the other phones join by pointing their camera at it."""
+    record = load_record(code)
+    url = url_for("tables.table", code=record.code, _external=True)
+    img = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
+    buf = io.BytesIO()
+    img.save(buf)
+    return Response(buf.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
+
+
+@bp.get("/<code>/print.pdf")
+def print_sheets(code: str) -> Response:
+    """Map sheets for this table: each carries the table code and the seat in its QR."""
+    record = load_record(code)
+    adapter = adapter_for(record)
+    kind, args, seats = adapter.print_job(record, request.args)
+    pdf = printing.render(kind, args, table=record.code, seats=seats)
+    return printing.pdf_response(pdf, f"mapsmith-{record.code}.pdf")
