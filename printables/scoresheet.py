@@ -158,3 +158,7 @@ def _draw_game(pg: Page, left: float, right: float, top: float, bottom: float, p
     pg.line(left + ww + 4, y + 1.5, left + 260, y + 1.5)
     key = text(lang, "scores_key")
     pg.text(right, y, key, pg.fit_size(key, 7, right - left - 280), align="right", grey=0.4)
+
+
+# The name the web app looks up (`web/printing.py`); the brief calls it `scores_pdf`.
+score_sheet_pdf = scores_pdf
