@@ -38,7 +38,7 @@ from .data import (
 )
 from .deck import DeckState
 from .errors import KnarrError
-from .messages import notice, render
+from .messages import notice, render, with_text
 from .rules import (
     add_reputation,
     add_tokens,
@@ -185,9 +185,9 @@ def normalise_event(setup: KnarrSetup, event: object) -> dict[str, Any]:
                     raise KnarrError("invalid_amount", field=name, amount=amount)
         if not any(event.get(name, 0) for name in GAIN_FIELDS):
             raise KnarrError("empty_gain")
-    clean = {k: copy.deepcopy(v) for k, v in event.items()}
+    clean = {k: (list(v) if isinstance(v, list) else v) for k, v in event.items()}
     if "meta" in clean:
-        clean["meta"] = dict(clean["meta"])
+        clean["meta"] = copy.deepcopy(dict(clean["meta"]))
     return clean
 
 
@@ -264,8 +264,15 @@ def _apply_deck(setup: KnarrSetup, state: GameState, event: Mapping[str, Any],
 
 def apply_event(setup: KnarrSetup, state: GameState, event: object) -> tuple[GameState, dict[str, Any],
                                                                              list[dict[str, Any]]]:
-    """Apply one event: (new state, the canonical event to store, notices) or KnarrError."""
+    """Apply one event: (new state, the canonical event to store, raw notices) or KnarrError."""
     clean = normalise_event(setup, event)
+    state, notices = _apply_clean(setup, state, clean)
+    return state, clean, notices
+
+
+def _apply_clean(setup: KnarrSetup, state: GameState,
+                 clean: Mapping[str, Any]) -> tuple[GameState, list[dict[str, Any]]]:
+    """Apply an already normalised event; returns the new state and the raw notices."""
     if state.finished:
         raise KnarrError("game_over")
     notices: list[dict[str, Any]] = []
@@ -275,7 +282,7 @@ def apply_event(setup: KnarrSetup, state: GameState, event: object) -> tuple[Gam
         state = _apply_end_turn(setup, state, clean, notices)
     else:
         state = _apply_deck(setup, state, clean, notices)
-    return state, clean, notices
+    return state, notices
 
 
 # --- Convenience constructors for the web layer and tests ------------------------------------
@@ -319,9 +326,9 @@ class KnarrGame:
         self.setup = setup
         self._states: list[GameState] = [initial_state(setup)]
         self._events: list[dict[str, Any]] = []
-        self._notices: list[list[dict[str, Any]]] = [[]]
+        self._notices: list[list[dict[str, Any]]] = [[]]  # raw notices, rendered only when shown
         for event in events:
-            self.apply(event)
+            self._record(event)
 
     # --- reading ---
     @property
@@ -334,9 +341,14 @@ class KnarrGame:
         return copy.deepcopy(self._events)
 
     @property
+    def event_count(self) -> int:
+        """Number of recorded events: the ``seq`` the next event should carry."""
+        return len(self._events)
+
+    @property
     def notices(self) -> list[dict[str, Any]]:
         """Notices of the most recent event (income paid, tokens lost, last round, ...)."""
-        return copy.deepcopy(self._notices[-1])
+        return [with_text(n) for n in self._notices[-1]]
 
     @property
     def finished(self) -> bool:
@@ -348,20 +360,23 @@ class KnarrGame:
 
     # --- changing ---
     def apply(self, event: object) -> list[dict[str, Any]]:
-        """Record one event; returns its notices. On KnarrError nothing changes.
+        """Record one event; returns its notices, with TR/EN texts. On KnarrError nothing changes.
 
         An event may carry ``"seq"``: the number of events the sender saw. If another phone
         recorded something in between, the event is refused (code ``stale_event``) instead of
         being counted twice, e.g. two players tapping "end turn" for the same turn.
         """
+        return [with_text(n) for n in self._record(event)]
+
+    def _record(self, event: object) -> list[dict[str, Any]]:
         clean = normalise_event(self.setup, event)
         if "seq" in clean and clean["seq"] != len(self._events):
             raise KnarrError("stale_event", expected=len(self._events), got=clean["seq"])
-        state, clean, notices = apply_event(self.setup, self.state, clean)
+        state, notices = _apply_clean(self.setup, self.state, clean)
         self._states.append(state)
         self._events.append(clean)
         self._notices.append(notices)
-        return copy.deepcopy(notices)
+        return notices
 
     def undo(self, count: int = 1) -> list[dict[str, Any]]:
         """Drop the last `count` events (all or nothing); returns the removed events, oldest first."""

@@ -7,6 +7,7 @@ and colour names are localised here from `data.py`.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -228,5 +229,16 @@ def render(code: str, lang: str, params: Mapping[str, Any]) -> str:
 
 
 def notice(code: str, **params: Any) -> dict[str, Any]:
-    """A JSON-ready notice: stable code, raw params and both rendered texts."""
-    return {"code": code, "params": params, "text": {lang: render(code, lang, params) for lang in LANGS}}
+    """A raw notice (code + params); texts are added by `with_text` only when shown.
+
+    Replaying a stored game creates a notice for every past event, but only the last event's
+    are ever displayed, so rendering is deferred.
+    """
+    return {"code": code, "params": params}
+
+
+def with_text(raw: dict[str, Any]) -> dict[str, Any]:
+    """A JSON-ready copy of a notice: stable code, params and both rendered texts."""
+    params = copy.deepcopy(raw["params"])
+    return {"code": raw["code"], "params": params,
+            "text": {lang: render(raw["code"], lang, params) for lang in LANGS}}

@@ -1,0 +1,111 @@
+"""`mapsmith knarr-setup` and `mapsmith knarr-replay`: the Knarr rules core from a terminal.
+
+Setup prints what to lay out on the table (deck size and composition for the player count, the
+first player, ship side, Artifacts with their effects); replay loads a stored game
+(`KnarrGame.save()` JSON) and prints the table, so a stored game can be checked without the web.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .data import VIKING_COLOUR_NAMES
+from .errors import KnarrError
+from .game import KnarrGame
+from .setup import new_setup, setup_sheet, suggested_artifact_variant
+
+LABELS = {
+    "en": {"first": "First player", "deck": "Viking deck", "cards": "cards", "remove": "remove the cards marked",
+           "none": "nothing to remove", "ship": "Ship side", "artifacts": "Artifacts", "start": "Each player",
+           "start_text": "1 recruit, 1 silver bracelet, 2 Vikings of different colours in the crew, 3 in hand",
+           "turn": "Turn", "round": "round", "active": "plays", "last": "LAST ROUND", "over": "GAME OVER",
+           "rank": "Ranking", "vp": "VP", "rep": "reputation", "income": "income", "tokens": "recruit+bracelet"},
+    "tr": {"first": "Başlangıç oyuncusu", "deck": "Viking destesi", "cards": "kart",
+           "remove": "şu işaretli kartları çıkarın", "none": "çıkarılacak kart yok", "ship": "Gemi yüzü",
+           "artifacts": "Eserler", "start": "Her oyuncu",
+           "start_text": "1 devşirme, 1 gümüş bilezik, tayfada farklı renkten 2 Viking, elde 3 kart",
+           "turn": "Tur", "round": "el", "active": "oynuyor", "last": "SON EL", "over": "OYUN BİTTİ",
+           "rank": "Sıralama", "vp": "puan", "rep": "itibar", "income": "gelir", "tokens": "devşirme+bilezik"},
+}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    s = sub.add_parser("knarr-setup", help="Knarr: what to lay out for a new game")
+    s.add_argument("names", nargs="+", help="2 to 4 player names, clockwise")
+    s.add_argument("--seed", type=int, required=True)
+    s.add_argument("--first", type=int, default=None, help="seat of the first player (default: drawn)")
+    s.add_argument("--ship-side", choices=["normal", "advanced", "random"], default="normal")
+    s.add_argument("--artifacts", choices=["off", "random", "random_with_mead_cup", "suggested"], default="off")
+    s.add_argument("--lang", choices=["en", "tr"], default="en")
+    s.add_argument("--json", action="store_true", help="machine-readable output")
+    s.set_defaults(func=cmd_setup)
+
+    r = sub.add_parser("knarr-replay", help="Knarr: replay a stored game (JSON) and print the table")
+    r.add_argument("game", help="GAME.json as written by KnarrGame.save()")
+    r.add_argument("--lang", choices=["en", "tr"], default="en")
+    r.add_argument("--json", action="store_true", help="print the full JSON view")
+    r.set_defaults(func=cmd_replay)
+
+
+def fail(message: str) -> int:
+    print(f"mapsmith: error: {message}", file=sys.stderr)
+    return 2
+
+
+def cmd_setup(args: argparse.Namespace) -> int:
+    variant = suggested_artifact_variant(len(args.names)) if args.artifacts == "suggested" else args.artifacts
+    try:
+        setup = new_setup(args.names, args.seed, first_player=args.first, ship_side=args.ship_side,
+                          artifact_variant=variant)
+    except KnarrError as err:
+        return fail(err.text(args.lang))
+    sheet = setup_sheet(setup)
+    if args.json:
+        print(json.dumps({"setup": setup.to_dict(), "sheet": sheet}, ensure_ascii=False, indent=2))
+        return 0
+    t, lang = LABELS[args.lang], args.lang
+    deck = sheet["viking_deck"]
+    print(f"{t['first']}: {setup.players[setup.first_player].name}")
+    marks = ", ".join(map(str, deck["remove_marks"]))
+    print(f"{t['deck']}: {deck['size']} {t['cards']} ({t['remove'] + ' ' + marks if marks else t['none']})")
+    for colour, names in VIKING_COLOUR_NAMES.items():
+        row = deck["composition"][colour]
+        print(f"  {names[lang]:>9}: {row['total']}")
+    print(f"{t['start']}: {t['start_text']}")
+    print(f"{t['ship']}: {sheet['ship_side']['names'][lang]}")
+    for art in sheet["artifacts"]:
+        print(f"{t['artifacts']}: {art['name'][lang]} — {art['effect'][lang]}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        data = json.loads(Path(args.game).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return fail(f"{args.game}: no such file")
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return fail(f"{args.game}: not valid JSON ({exc})")
+    try:
+        game = KnarrGame.load(data)
+    except KnarrError as err:
+        return fail(err.text(args.lang))
+    view = game.to_dict()
+    if args.json:
+        print(json.dumps(view, ensure_ascii=False, indent=2))
+        return 0
+    t = LABELS[args.lang]
+    if view["finished"]:
+        print(t["over"])
+    else:
+        active = view["players"][view["active_player"]]["name"]
+        banner = f" — {t['last']}" if view["last_round"] else ""
+        print(f"{t['turn']} {view['turn']} ({t['round']} {view['round']}): {active} {t['active']}{banner}")
+    print(f"{t['rank']}:")
+    for entry in view["ranking"]:
+        p = view["players"][entry["player"]]
+        print(f"  {entry['rank']}. {p['name']}: {p['score']} {t['vp']}, {t['rep']} {p['reputation']} "
+              f"({t['income']} {p['income']}), {t['tokens']} {p['tiebreak']}")
+    return 0
