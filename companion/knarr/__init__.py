@@ -23,6 +23,9 @@ Playing
     ``game.undo(count=1)`` drops the last events. ``game.notices`` are the last event's notices,
     each ``{"code", "params", "text": {"en", "tr"}}`` (income paid, token lost to the cap of 3,
     reputation lost past 14, last round triggered, game over, deck reshuffled, ...).
+    Gains may name any seat (corrections); ``end_turn`` always ends the active player's turn.
+    Several phones: send ``"seq": game.event_count`` (as the phone last saw it) with each event;
+    a stale one is refused with code ``stale_event`` instead of being counted twice.
 
 Storage and view
     ``game.save() -> {"format", "game", "setup", "events"}`` and ``KnarrGame.load(data)``:
@@ -30,19 +33,32 @@ Storage and view
     ``game.to_dict()`` is the JSON view every phone renders: players (score, reputation, income,
     next income threshold, tokens, turns), active player, turn/round, the income already paid
     this turn, last-round flag, ranking with tie-break flags, winners, notices, undo
-    availability, and the virtual deck (hands, crews, face-up cards) when enabled.
+    availability, ``last_event`` / ``history`` (newest first, each with a TR/EN sentence, for the
+    log and the "Undo: ..." button), and the virtual deck (hands, crews, face-up cards, who must
+    discard) when enabled.
 
 Data and rules
     ``data`` holds the transcribed game (tracks, 50 Vikings, 35 Destinations, ships, Artifacts,
     TR/EN names) and ``data.validate()``; ``rules`` holds the pure rule functions (``income_for``,
     ``next_income_threshold``, ``ranking``, ...); ``messages.render(code, lang, params)`` turns
-    any error or notice code into Turkish or English.
+    any error or notice code into Turkish or English. ``cli`` adds ``mapsmith knarr-setup`` and
+    ``mapsmith knarr-replay``.
 """
 
-from .data import ARTIFACT_BY_ID, ARTIFACTS, validate
+from .data import ARTIFACT_BY_ID, ARTIFACTS, deck_composition, validate, viking_deck
 from .errors import KnarrError
-from .game import EVENT_TYPES, GameState, KnarrGame, PlayerState, apply_event, end_turn, gain, initial_state
-from .messages import render
+from .game import (
+    EVENT_TYPES,
+    GameState,
+    KnarrGame,
+    PlayerState,
+    apply_event,
+    describe_event,
+    end_turn,
+    gain,
+    initial_state,
+)
+from .messages import render, with_text
 from .rules import income_for, next_income_threshold, ranking, winners
 from .setup import KnarrSetup, PlayerSeat, new_setup, setup_sheet, suggested_artifact_variant
 
@@ -57,6 +73,8 @@ __all__ = [
     "PlayerSeat",
     "PlayerState",
     "apply_event",
+    "deck_composition",
+    "describe_event",
     "end_turn",
     "gain",
     "income_for",
@@ -68,5 +86,7 @@ __all__ = [
     "setup_sheet",
     "suggested_artifact_variant",
     "validate",
+    "viking_deck",
     "winners",
+    "with_text",
 ]

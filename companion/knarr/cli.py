@@ -27,7 +27,7 @@ LABELS = {
            "remove": "şu işaretli kartları çıkarın", "none": "çıkarılacak kart yok", "ship": "Gemi yüzü",
            "artifacts": "Eserler", "start": "Her oyuncu",
            "start_text": "1 devşirme, 1 gümüş bilezik, tayfada farklı renkten 2 Viking, elde 3 kart",
-           "turn": "Tur", "round": "el", "active": "oynuyor", "last": "SON EL", "over": "OYUN BİTTİ",
+           "turn": "Sıra", "round": "tur", "active": "oynuyor", "last": "SON TUR", "over": "OYUN BİTTİ",
            "rank": "Sıralama", "vp": "puan", "rep": "itibar", "income": "gelir", "tokens": "devşirme+bilezik"},
 }
 

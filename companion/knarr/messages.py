@@ -107,8 +107,8 @@ TEMPLATES: Mapping[str, Mapping[str, str]] = {
     },
     # --- notices (the `notices` of an applied event) ---
     "turn_started": {
-        "en": "Turn {turn} (round {round}): {name} plays.",
-        "tr": "{turn}. tur ({round}. el): sıra {name} oyuncusunda.",
+        "en": "Round {round}: {name}'s turn.",
+        "tr": "{round}. tur: sıra {name} oyuncusunda.",
     },
     "income_paid": {
         "en": "{name} scores {amount} VP of reputation income.",
@@ -124,7 +124,7 @@ TEMPLATES: Mapping[str, Mapping[str, str]] = {
     },
     "last_round_triggered": {
         "en": "{name} reached {score} VP: this is the last round. The game ends after {last_name}'s turn.",
-        "tr": "{name} {score} puana ulaştı: bu son el. Oyun {last_name} oyuncusunun sırasından sonra biter.",
+        "tr": "{name} {score} puana ulaştı: bu son tur. Oyun {last_name} oyuncusunun sırasından sonra biter.",
     },
     "game_over_notice": {
         "en": "The game is over. Winner: {winner_names}.",
