@@ -383,3 +383,14 @@ def test_history_describes_each_event_newest_first_in_both_languages() -> None:
     game.undo()
     assert game.to_dict()["last_event"]["index"] == 0
     assert len(KnarrGame(game.setup, [end_turn()] * 30).history()) == 12
+
+
+def test_undo_with_seq_removes_one_event_when_two_phones_tap_undo() -> None:
+    game = game_for(2)
+    game.apply(gain(0, vp=2))
+    game.apply(gain(0, vp=3))
+    assert game.undo(seq=2) == [gain(0, vp=3)]
+    with pytest.raises(KnarrError) as err:
+        game.undo(seq=2)
+    assert err.value.code == "stale_event"
+    assert game.event_count == 1 and game.state.players[0].score == 2

@@ -378,8 +378,14 @@ class KnarrGame:
         self._notices.append(notices)
         return notices
 
-    def undo(self, count: int = 1) -> list[dict[str, Any]]:
-        """Drop the last `count` events (all or nothing); returns the removed events, oldest first."""
+    def undo(self, count: int = 1, seq: int | None = None) -> list[dict[str, Any]]:
+        """Drop the last `count` events (all or nothing); returns the removed events, oldest first.
+
+        `seq`, when given, is the event count the sender saw: two phones tapping undo at once
+        then remove one event, not two (the second gets ``stale_event``).
+        """
+        if seq is not None and seq != len(self._events):
+            raise KnarrError("stale_event", expected=len(self._events), got=seq)
         if not _is_int(count) or count < 1 or count > len(self._events):
             raise KnarrError("nothing_to_undo")
         removed = self._events[-count:]
