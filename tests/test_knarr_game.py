@@ -394,3 +394,13 @@ def test_undo_with_seq_removes_one_event_when_two_phones_tap_undo() -> None:
         game.undo(seq=2)
     assert err.value.code == "stale_event"
     assert game.event_count == 1 and game.state.players[0].score == 2
+
+
+def test_replay_from_a_setup_dict_and_an_event_list() -> None:
+    game = game_for(3, first=2)
+    game.apply(gain(2, vp=5, reputation=3))
+    game.apply(end_turn())
+    row = json.loads(json.dumps({"setup": game.setup.to_dict(), "events": game.events}))
+    again = KnarrGame.replay(row["setup"], row["events"])
+    assert again.state == game.state and again.setup == game.setup
+    assert KnarrGame.replay(game.setup, []).state == game.state_after(0)

@@ -30,6 +30,8 @@ Playing
 Storage and view
     ``game.save() -> {"format", "game", "setup", "events"}`` and ``KnarrGame.load(data)``:
     store exactly that JSON; loading replays it to the same state (deterministic from the seed).
+    With setup and events stored apart: ``setup.to_dict()`` / ``game.events`` and
+    ``KnarrGame.replay(setup_dict, events)``.
     ``game.to_dict()`` is the JSON view every phone renders: players (score, reputation, income,
     next income threshold, tokens, turns), active player, turn/round, the income already paid
     this turn, last-round flag, ranking with tie-break flags, winners, notices, undo

@@ -411,6 +411,13 @@ class KnarrGame:
         return cls(KnarrSetup.from_dict(data.get("setup")), events)
 
     @classmethod
+    def replay(cls, setup: KnarrSetup | Mapping[str, Any], events: Iterable[object]) -> KnarrGame:
+        """Rebuild a game from a stored setup (object or dict) and its events, e.g. a database row."""
+        if not isinstance(setup, KnarrSetup):
+            setup = KnarrSetup.from_dict(setup)
+        return cls(setup, events)
+
+    @classmethod
     def new(cls, names: list[str], seed: int, **options: Any) -> KnarrGame:
         """Shortcut for `KnarrGame(new_setup(names, seed, **options))`."""
         return cls(new_setup(names, seed, **options))
