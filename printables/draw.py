@@ -7,10 +7,21 @@ ReportLab's origin is bottom-left. Only this class knows about the flip.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import BinaryIO
 
 from reportlab.pdfgen.canvas import Canvas
 
 from .fonts import register_fonts
+
+
+def new_canvas(buf: BinaryIO, pagesize: tuple[float, float]) -> Canvas:
+    """A compressed canvas whose initial font is our embedded TTF.
+
+    ReportLab otherwise starts every page with Helvetica, which ends up listed as
+    a non-embedded font (print shops' preflight checks flag that).
+    """
+    regular, _ = register_fonts()
+    return Canvas(buf, pagesize=pagesize, pageCompression=1, initialFontName=regular, initialFontSize=10)
 
 
 class Page:

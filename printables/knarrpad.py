@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import io
 
-from reportlab.pdfgen.canvas import Canvas
-
 from companion.knarr.data import INCOME_THRESHOLDS, PLAYER_COUNTS, REPUTATION_MAX
 from companion.knarr.rules import income_for
 
-from .draw import Page
+from .draw import Page, new_canvas
 from .layout import PAPERS
 from .scoresheet import _check
 from .strings import text
@@ -34,7 +32,7 @@ def knarr_pad_pdf(players: int = 4, paper: str = "a4", lang: str = "en", copies:
         raise ValueError(f"copies must be between 1 and 100, got {copies}")
     w, h = PAPERS[paper]
     buf = io.BytesIO()
-    c = Canvas(buf, pagesize=(w, h), pageCompression=1)
+    c = new_canvas(buf, (w, h))
     c.setTitle(f"Knarr score pad ({players} players)")
     c.setAuthor("Mapsmith")
     c.beginForm("pad")

@@ -30,7 +30,7 @@ from reportlab.pdfgen.canvas import Canvas
 from companion.cartographers.data import MAPS, SEASONS
 from companion.cartographers.terrain import TERRAIN_NAMES, Terrain
 
-from .draw import Page
+from .draw import Page, new_canvas
 from .layout import ARUCO_DICT, PAPERS, SIDES, Rect, SheetLayout, qr_payload, sheet_layout
 from .strings import LANGS, text
 
@@ -98,7 +98,7 @@ def map_sheet_pdf(
 
     layout = sheet_layout(side, paper)
     buf = io.BytesIO()
-    c = Canvas(buf, pagesize=(layout.page_w_pt, layout.page_h_pt), pageCompression=1)
+    c = new_canvas(buf, (layout.page_w_pt, layout.page_h_pt))
     c.setTitle(f"Cartographers map sheet {side} ({paper})")
     c.setAuthor("Mapsmith")
     c.setCreator("Mapsmith printables")

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import io
 
-from reportlab.pdfgen.canvas import Canvas
-
 from companion.cartographers.data import EDICTS, SEASONS
 
-from .draw import Page
+from .draw import Page, new_canvas
 from .layout import PAPERS
 from .strings import LANGS, text
 
@@ -32,7 +30,7 @@ def scores_pdf(players: int = 4, paper: str = "a4", lang: str = "en", copies: in
         raise ValueError(f"copies must be between 1 and 100, got {copies}")
     h, w = PAPERS[paper]  # landscape
     buf = io.BytesIO()
-    c = Canvas(buf, pagesize=(w, h), pageCompression=1)
+    c = new_canvas(buf, (w, h))
     c.setTitle(f"Cartographers score sheet ({players} players)")
     c.setAuthor("Mapsmith")
     c.beginForm("scores")
