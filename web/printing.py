@@ -18,12 +18,13 @@ from .errors import UserError
 
 MAX_COPIES = 20
 
-# kind -> (module, function, accepts side?)
-KINDS: dict[str, tuple[str, str, bool]] = {
-    "map": ("printables.mapsheet", "map_sheet_pdf", True),
-    "score": ("printables.scoresheet", "score_sheet_pdf", False),
-    "knarr": ("printables.knarrpad", "knarr_pad_pdf", False),
+# kind -> (module, function, its extra argument: a map side or a player count)
+KINDS: dict[str, tuple[str, str, str]] = {
+    "map": ("printables.mapsheet", "map_sheet_pdf", "side"),
+    "score": ("printables.scoresheet", "scores_pdf", "players"),
+    "knarr": ("printables.knarrpad", "knarr_pad_pdf", "players"),
 }
+MAX_PLAYERS_ON_SHEET = 12
 
 
 def _function(kind: str) -> Callable[..., bytes] | None:
@@ -61,8 +62,10 @@ def render(kind: str, args: Mapping[str, str], table: str | None = None, seats: 
         "lang": args.get("lang", "en"),
         "copies": len(seats) if seats else _int(args, "copies", 1, 1, MAX_COPIES),
     }
-    if KINDS[kind][2]:
+    if KINDS[kind][2] == "side":
         kwargs["side"] = args.get("side", "A")
+    else:
+        kwargs["players"] = _int(args, "players", 4, 1, MAX_PLAYERS_ON_SHEET)
     if table is not None:
         kwargs["table"] = table
         kwargs["seats"] = seats
