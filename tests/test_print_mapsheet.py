@@ -258,3 +258,27 @@ def test_qr_matrix_round_trips_any_payload(side: str, sheet_id: str, table: str 
     assert info is not None
     assert (info.side, info.sheet_id, info.table) == (side, sheet_id, table)
     assert info.seat == (seat if table else None)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    ids=st.lists(st.text(alphabet=SHEET_ID_ALPHABET, min_size=1, max_size=16), min_size=1, max_size=4, unique=True),
+    side=st.sampled_from(SIDES),
+)
+def test_one_page_per_given_id_in_order(ids: list[str], side: str) -> None:
+    pdf = map_sheet_pdf(side, "a4", "en", sheet_ids=ids)
+    assert page_count(pdf) == len(ids)
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        footers = [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
+    finally:
+        doc.close()
+    for sheet_id, text in zip(ids, footers, strict=True):
+        assert f"{side}-{sheet_id}" in text
+
+
+def test_many_copies_stay_small() -> None:
+    """Shared drawing is a form XObject: each extra copy adds only its QR code and footer (~2 KB)."""
+    one = len(map_sheet_pdf("B", "letter", "tr", copies=1))
+    fifty = len(map_sheet_pdf("B", "letter", "tr", copies=50))
+    assert (fifty - one) / 49 < 4096
