@@ -207,3 +207,25 @@ def test_deck_events_have_history_lines() -> None:
         "The face-up Viking of slot 4 was replaced (Mead Cup).",
     ]
     assert all(h["text"]["tr"] != h["text"]["en"] for h in game.history())
+
+
+def test_play_viking_with_collect_takes_the_column_assets_in_one_step() -> None:
+    game = deck_game(3, seed=8)
+    seat = 0
+    card = deck(game).hands[seat][0]
+    colour = VIKING_BY_ID[card].colour
+    before = game.state.players[seat]
+    notices = game.apply({"type": "play_viking", "player": seat, "card": card, "collect": True})
+    column = [c for c in deck(game).crews[seat] if VIKING_BY_ID[c].colour == colour]
+    gains = Counter(VIKING_BY_ID[c].gain for c in column)
+    after = game.state.players[seat]
+    assert after.score == before.score + gains["vp"]
+    assert after.reputation == before.reputation + gains["reputation"]
+    assert after.recruit == min(3, before.recruit + gains["recruit"])
+    assert after.bracelet == min(3, before.bracelet + gains["bracelet"])
+    assert notices[0]["code"] == "column_gains"
+    game.undo()
+    assert game.state.players[seat] == before and card in deck(game).hands[seat]
+    with pytest.raises(KnarrError) as err:
+        game.apply({"type": "play_viking", "player": seat, "card": card, "collect": "yes"})
+    assert err.value.code == "malformed_event"

@@ -73,6 +73,7 @@ def to_event(op: tuple[Any, ...], state: GameState) -> dict[str, Any]:
     elif kind == "play_viking":
         hand = ds.hands[player]
         event["card"] = hand[index % len(hand)] if hand else index
+        event["collect"] = index % 2 == 0
     elif kind == "draw_viking":
         event["to"] = ("crew", "hand")[index % 2]
     elif kind == "discard_vikings":

@@ -14,7 +14,8 @@ Event types (all plain JSON dicts; an optional "meta" dict is stored but ignored
   phones): ends the active player's turn, then either ends the game or starts the next player's
   turn and pays their reputation income.
 - Virtual deck only (setup.virtual_deck): ``take_viking`` (player, slot), ``play_viking``
-  (player, card), ``draw_viking`` (player, to = "crew" | "hand"), ``discard_vikings`` (player,
+  (player, card, optional ``"collect": true`` to also take the column's assets, caps applied,
+  in the same undo step), ``draw_viking`` (player, to = "crew" | "hand"), ``discard_vikings`` (player,
   cards), ``take_destination`` (player, card), ``replace_viking`` (slot; Mead Cup only).
 """
 
@@ -60,7 +61,7 @@ _EVENT_FIELDS: Mapping[str, frozenset[str]] = {
     "gain": frozenset({"player", *GAIN_FIELDS}),
     "end_turn": frozenset({"player"}),
     "take_viking": frozenset({"player", "slot"}),
-    "play_viking": frozenset({"player", "card"}),
+    "play_viking": frozenset({"player", "card", "collect"}),
     "draw_viking": frozenset({"player", "to"}),
     "discard_vikings": frozenset({"player", "cards"}),
     "take_destination": frozenset({"player", "card"}),
@@ -246,7 +247,16 @@ def _apply_deck(setup: KnarrSetup, state: GameState, event: Mapping[str, Any],
     if kind == "take_viking":
         ds, more = vdeck.take_viking(ds, seed, names, seat, event.get("slot"))
     elif kind == "play_viking":
+        collect = event.get("collect", False)
+        if not isinstance(collect, bool):
+            raise KnarrError("malformed_event", field="collect")
         ds, more = vdeck.play_viking(ds, seat, event.get("card"))
+        if collect:
+            # One undo step for the whole Recruit: the column's assets are taken with the card.
+            gains = more[0]["params"]["gain_counts"]
+            notices.extend(more)
+            state = replace(state, deck=ds)
+            return _apply_gain(setup, state, {"player": seat, **gains}, notices)
     elif kind == "draw_viking":
         ds, more = vdeck.draw_viking(ds, seed, names, seat, event.get("to", "crew"))
     elif kind == "discard_vikings":
