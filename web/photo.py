@@ -18,15 +18,14 @@ from .errors import UserError
 from .i18n import lang
 
 ACCEPTED_TYPES = ("image/jpeg", "image/png", "image/webp", "image/heic", "image/heif")
-DOUBTFUL_BELOW = 0.6  # cells the reader is less sure about than this are marked for the player to check
+DOUBTFUL_BELOW = 0.5  # cells the reader is less sure about than this are marked for the player to check
 
 
 def _vision():
     try:
-        import vision
-    except ImportError:  # pragma: no cover - vision is part of the same distribution
-        vision = None
-    read_sheet = getattr(vision, "read_sheet", None)
+        from vision.reading import read_sheet
+    except ImportError:
+        read_sheet = None
     if read_sheet is None:
         raise UserError(503, "vision_missing", _("Reading photos is not available in this version. "
                                                  "Paint the map by hand instead."))
@@ -36,15 +35,13 @@ def _vision():
 
 
 def _encode_overlay(overlay: Any) -> str | None:
-    """JPEG data URL of the rectified sheet with the reading drawn on it (RGB array from vision)."""
+    """JPEG data URL of the rectified sheet with the reading drawn on it (vision's BGR array, as OpenCV wants)."""
     if overlay is None:
         return None
     import cv2
     import numpy as np
 
     image = np.asarray(overlay)
-    if image.ndim == 3 and image.shape[2] == 3:
-        image = cv2.cvtColor(image, cv2.COLOR_RGB2BGR)
     ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
     if not ok:
         return None
@@ -66,7 +63,10 @@ def _confidence_grid(confidence: Any) -> list[list[float]] | None:
 def reading_to_dict(reading: Any) -> dict[str, Any]:
     grid = [[str(getattr(t, "value", t)) for t in row] for row in reading.grid]
     conf = _confidence_grid(getattr(reading, "confidence", None))
-    doubtful = [[r, c] for r in range(11) for c in range(11) if conf is not None and conf[r][c] < DOUBTFUL_BELOW]
+    if hasattr(reading, "doubtful_cells"):
+        doubtful = [list(cell) for cell in reading.doubtful_cells()]
+    else:
+        doubtful = [[r, c] for r in range(11) for c in range(11) if conf is not None and conf[r][c] < DOUBTFUL_BELOW]
     seat = getattr(reading, "seat", None)
     return {
         "side": reading.side,
