@@ -282,3 +282,42 @@ def test_many_copies_stay_small() -> None:
     one = len(map_sheet_pdf("B", "letter", "tr", copies=1))
     fifty = len(map_sheet_pdf("B", "letter", "tr", copies=50))
     assert (fifty - one) / 49 < 4096
+
+
+@pytest.mark.parametrize(("side", "paper", "seed"), [("A", "a4", 1), ("B", "letter", 2), ("B", "a4", 3)])
+def test_markers_and_qr_survive_a_phone_like_view(side: str, paper: str, seed: int) -> None:
+    """Perspective, rotation, a smaller image, blur and noise: the printed markers and QR still read.
+
+    This checks the printed design (marker size, quiet zones, QR module size), not the vision code.
+    """
+    rng = np.random.default_rng(seed)
+    page = _gray(side, paper)
+    h, w = page.shape
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    out_w, out_h = 1400, 1800  # the sheet fills most of a ~2.5 MP phone photo
+    jitter = rng.uniform(-0.06, 0.06, size=(4, 2)) * [out_w, out_h]
+    dst = np.float32([[100, 80], [out_w - 120, 120], [out_w - 80, out_h - 90], [140, out_h - 60]]) + jitter
+    if seed % 2:
+        dst = dst[[1, 2, 3, 0]]  # the sheet photographed turned by 90 degrees
+    warped = cv2.warpPerspective(page, cv2.getPerspectiveTransform(src, dst.astype(np.float32)), (out_w, out_h),
+                                 flags=cv2.INTER_AREA, borderValue=90)
+    shade = np.linspace(0.75, 1.0, out_w)[None, :]  # uneven light across the sheet
+    noisy = cv2.GaussianBlur(warped.astype(float) * shade, (0, 0), 1.0) + rng.normal(0, 4, warped.shape)
+    photo = np.clip(noisy, 0, 255).astype(np.uint8)
+    corners, ids, _ = _detector().detectMarkers(photo)
+    assert ids is not None and sorted(ids.ravel().tolist()) == sorted(MARKER_IDS[side])
+    # Straighten the QR area from the 16 marker corners (as a reader would), then decode it.
+    layout = sheet_layout(side, paper)
+    by_id = {m.id: m for m in layout.markers}
+    photo_pts, page_pts = [], []
+    for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+        m = by_id[int(marker_id)]
+        photo_pts += quad[0].tolist()
+        page_pts += [[m.x_pt, m.y_pt], [m.x_pt + m.size_pt, m.y_pt], [m.x_pt + m.size_pt, m.y_pt + m.size_pt],
+                     [m.x_pt, m.y_pt + m.size_pt]]
+    homography, _ = cv2.findHomography(np.float32(page_pts), np.float32(photo_pts))
+    q, pad, k = layout.qr, 10.0, 4.0  # 4 px per point in the straightened patch
+    to_patch = np.array([[k, 0, -k * (q.x_pt - pad)], [0, k, -k * (q.y_pt - pad)], [0, 0, 1]])
+    size = (int((q.w_pt + 2 * pad) * k), int((q.h_pt + 2 * pad) * k))
+    patch = cv2.warpPerspective(photo, to_patch @ np.linalg.inv(homography), size, flags=cv2.INTER_LINEAR)
+    assert _decode_qr(patch) == qr_payload(side, FIXED_ID)
