@@ -125,7 +125,7 @@ MARKER_GAP_PT = 8.0  # white space between a marker and the grid's outer border
 LEGEND_GAP_PT = 30.0
 COIN_D_PT = 20.0
 COIN_PITCH_PT = 28.0
-QR_PT = 62.0
+QR_PT = 80.0  # large modules (3.2 pt for a short payload) so the QR still reads in a reduced photo
 
 
 @cache
@@ -140,7 +140,7 @@ def sheet_layout(side: str = "A", paper: str = "a4") -> SheetLayout:
     cell = CELL_PT[paper]
     grid_w = cell * GRID_SIZE
     gx = round((page_w - grid_w) / 2, 2)
-    top = 28.0
+    top = 24.0
     title = Rect(gx - MARKER_GAP_PT - MARKER_PT, top, grid_w + 2 * (MARKER_GAP_PT + MARKER_PT) - QR_PT - 10, QR_PT)
     qr = Rect(gx + grid_w + MARKER_GAP_PT + MARKER_PT - QR_PT, top, QR_PT, QR_PT)
     gy = top + QR_PT + 14 + MARKER_PT + MARKER_GAP_PT

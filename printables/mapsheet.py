@@ -170,19 +170,19 @@ def _draw_title(pg: Page, layout: SheetLayout, lang: str) -> None:
     t: Rect = layout.title
     m = MAPS[layout.side]
     name = m.name_tr if lang == "tr" else m.name_en
-    w = pg.text(t.x_pt, t.y_pt + 16, text(lang, "cartographers"), 17, bold=True, grey=0.05)
-    pg.text(t.x_pt + w + 10, t.y_pt + 16, text(lang, "side", side=layout.side, name=name), 11.5, grey=0.25)
+    w = pg.text(t.x_pt, t.y_pt + 18, text(lang, "cartographers"), 19, bold=True, grey=0.05)
+    pg.text(t.x_pt + w + 10, t.y_pt + 18, text(lang, "side", side=layout.side, name=name), 12, grey=0.25)
     # Name and map-title write-in lines.
-    base = t.y_pt + 44
+    base = t.y_pt + 46
     c = pg.c
     split = t.x_pt + t.w_pt * 0.55
     c.setStrokeGray(0.35)
     c.setLineWidth(0.6)
-    lw = pg.text(t.x_pt, base, text(lang, "cartographer") + ":", 9, grey=0.2)
+    lw = pg.text(t.x_pt, base, text(lang, "cartographer") + ":", 9.5, grey=0.2)
     pg.line(t.x_pt + lw + 4, base + 1.5, split - 12, base + 1.5)
-    lw = pg.text(split, base, text(lang, "map_title") + ":", 9, grey=0.2)
+    lw = pg.text(split, base, text(lang, "map_title") + ":", 9.5, grey=0.2)
     pg.line(split + lw + 4, base + 1.5, t.x_pt + t.w_pt, base + 1.5)
-    pg.text(t.x_pt, t.y_pt + t.h_pt - 2, text(lang, "print_note"), 6.5, grey=0.45)
+    pg.text(t.x_pt, t.y_pt + t.h_pt - 12, text(lang, "print_note"), 6.5, grey=0.45)
 
 
 def _draw_grid(pg: Page, layout: SheetLayout) -> None:
@@ -401,8 +401,10 @@ def _draw_qr(c: Canvas, layout: SheetLayout, payload: str) -> None:
 
 def _draw_footer(c: Canvas, layout: SheetLayout, lang: str, sheet_id: str, table: str | None,
                  seat: int | None) -> None:
+    """The sheet's identity in words, under the title (so a sheet can be told apart without the camera)."""
     pg = Page(c, layout.page_h_pt)
     parts = [f"Mapsmith · {text(lang, 'sheet')} {layout.side}-{sheet_id}"]
     if table is not None:
         parts.append(f"{text(lang, 'table')} {table} · {text(lang, 'seat')} {seat}")
-    pg.text(layout.page_w_pt / 2, layout.page_h_pt - 14, " · ".join(parts), 6.5, align="center", grey=0.5)
+    t = layout.title
+    pg.text(t.x_pt, t.y_pt + t.h_pt - 2, " · ".join(parts), 6.5, grey=0.45)
