@@ -1,9 +1,88 @@
-"""Knarr on the web (filled in once `companion.knarr` lands)."""
+"""Knarr on the web: form/JSON fields → `companion.knarr` events, its JSON view → HTML.
+
+The engine already speaks Turkish and English (`KnarrError.text(lang)`, notices
+and history with both texts), so this adapter only picks the page language.
+"""
 
 from __future__ import annotations
 
-from .base import Adapter
+from collections.abc import Mapping
+from typing import Any
+
+from flask import render_template
+from flask_babel import gettext as _
+
+from companion.knarr import KnarrError, KnarrGame, end_turn, gain
+from companion.knarr.game import GAIN_FIELDS
+
+from ..i18n import lang
+from ..storage import GameRecord
+from .base import Adapter, GameRuleError
+
+INPUT_ERRORS = frozenset({"malformed_event", "unknown_event", "unknown_player", "invalid_amount", "empty_gain",
+                          "negative_tokens", "bad_setup"})
+MAX_STEP = 100
+
+
+def rule_error(exc: KnarrError) -> GameRuleError:
+    return GameRuleError(exc.code, exc.text(lang()), 400 if exc.code in INPUT_ERRORS else 409)
+
+
+def _int(fields: Mapping[str, Any], key: str, default: int | None = None) -> int:
+    value = fields.get(key, default)
+    if value is None or value == "":
+        if default is not None:
+            return default
+        raise GameRuleError("missing_field", _("Please fill in %(field)s.", field=key), 400)
+    if isinstance(value, bool):
+        raise GameRuleError("bad_number", _("%(field)s must be a whole number.", field=key), 400)
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise GameRuleError("bad_number", _("%(field)s must be a whole number.", field=key), 400) from None
+    if abs(number) > MAX_STEP:
+        raise GameRuleError("bad_number", _("%(field)s must be between %(low)s and %(high)s.", field=key,
+                                            low=-MAX_STEP, high=MAX_STEP), 400)
+    return number
 
 
 class KnarrAdapter(Adapter):
     kind = "knarr"
+    # end_turn and undo depend on whose turn the phone showed; a gain is the player's own and is retried
+    strict_actions = frozenset({"end_turn", "undo"})
+
+    def load(self, record: GameRecord) -> KnarrGame:
+        return KnarrGame.replay(record.setup, record.events)
+
+    def phase(self, game: KnarrGame) -> str:
+        return "over" if game.finished else "play"
+
+    def perform(self, game: KnarrGame, action: str, fields: Mapping[str, Any]) -> list[dict[str, Any]]:
+        try:
+            if action == "gain":
+                amounts = {k: _int(fields, k, 0) for k in GAIN_FIELDS}
+                game.apply(gain(_int(fields, "player"), **amounts))
+            elif action == "end_turn":
+                game.apply(end_turn(_int(fields, "player")))
+            elif action == "undo":
+                game.undo()
+            else:
+                raise GameRuleError("bad_action", _("Unknown action."), 400)
+        except KnarrError as exc:
+            raise rule_error(exc) from None
+        return game.events
+
+    def context(self, record: GameRecord, game: KnarrGame) -> dict[str, Any]:
+        view = game.to_dict()
+        names = ", ".join(view["players"][w]["name"] for w in view["winners"])
+        return {"code": record.code, "version": record.version, "view": view, "lang_code": lang(),
+                "winner_names": names}
+
+    def fragment(self, record: GameRecord, game: KnarrGame) -> str:
+        return render_template("knarr/_table.html", **self.context(record, game))
+
+    def page(self, record: GameRecord, game: KnarrGame) -> str:
+        return render_template("knarr/table.html", **self.context(record, game))
+
+    def print_job(self, record: GameRecord, args: Mapping[str, str]) -> tuple[str, dict[str, str], list[int]]:
+        raise GameRuleError("not_printable", _("Knarr score pads are printed from the Print sheets page."), 404)

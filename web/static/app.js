@@ -108,6 +108,7 @@
     var buttons = form.querySelectorAll('button');
     buttons.forEach(function (b) { b.disabled = true; });
     var data = new FormData(form);
+    if (event.submitter && event.submitter.name) data.append(event.submitter.name, event.submitter.value);
     postForm(form.getAttribute('action'), data).then(function (res) {
       applyState(res.data);
       if (!res.ok) {

@@ -168,6 +168,9 @@ def print_sheets(code: str) -> Response:
     """Map sheets for this table: each carries the table code and the seat in its QR."""
     record = load_record(code)
     adapter = adapter_for(record)
-    kind, args, seats = adapter.print_job(record, request.args)
+    try:
+        kind, args, seats = adapter.print_job(record, request.args)
+    except GameRuleError as exc:
+        raise UserError(exc.status, exc.code, exc.message) from None
     pdf = printing.render(kind, args, table=record.code, seats=seats)
     return printing.pdf_response(pdf, f"mapsmith-{record.code}.pdf")
