@@ -5,15 +5,16 @@ Design choices that serve the photo reader (see `vision/`):
   (page size = paper size, no scaling), so a rectified photo maps straight onto it;
 - grid cells stay white; grid lines are thin and light, the outer border thick
   and dark, so a player's drawing is what stands out;
-- printed features are distinct from anything a pencil makes: mountains are
-  solid dark cells, wastelands are hatched (both are known from the side), and
-  ruins (which players draw over) keep a white cell with only a small grey glyph
-  in the corner and a light dashed inset outline;
+- printed features are distinct from anything a pencil makes: mountains are a
+  dark two-peak silhouette (not a filled square: that decodes as an ArUco
+  marker), wastelands are hatched (both are known from the side), and ruins
+  (which players draw over) keep a white cell with only a small grey glyph in
+  the corner and a light dashed inset outline;
 - four ArUco markers (ids from the layout) sit outside the grid corners with a
   white quiet zone, and a per-copy QR code names the side and the sheet.
 
 Everything that is the same on every copy is drawn once into a PDF form XObject
-and re-used per page; only the QR code and the footer differ, so 100 copies stay
+and re-used per page; only the QR code and the id line differ, so 100 copies stay
 fast and small.
 """
 
@@ -46,7 +47,7 @@ RUINS_GREY = 0.6
 LABEL_GREY = 0.42
 
 QR_QUIET_MODULES = 2  # inside the layout's qr rect; the page around it is blank as well
-SHEET_ID_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: an id can be typed from the footer
+SHEET_ID_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: an id can be typed from the id line
 SHEET_ID_LEN = 12  # 60 bits: unguessable, and short enough for a small QR code
 MAX_COPIES = 1000
 
