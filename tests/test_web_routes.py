@@ -425,3 +425,20 @@ def test_any_action_sequence_leaves_a_replayable_game(tmp_path_factory, actions)
             assert (after.version, after.events) == (before.version, before.events)
         game = Game.replay(Setup.from_dict(after.setup), after.events)
         assert len(game.events) == len(after.events)
+
+
+def test_poll_fast_path_and_fallthrough(app, client):
+    """Unchanged → 204 before Flask; anything unusual falls through to the full route."""
+    from web.fastpoll import PollFastPath
+
+    assert isinstance(app.wsgi_app, PollFastPath)
+    code, token = new_game(client)
+    r = client.get(f"/t/{code}/state?v=0")
+    assert r.status_code == 204 and r.data == b""
+    act(client, code, token, "reveal", 0)
+    r = client.get(f"/t/{code}/state?v=0")
+    assert r.status_code == 200 and r.get_json()["version"] == 1
+    assert client.get(f"/t/{code}/state?v=1").status_code == 204
+    assert client.get(f"/t/{code}/state?v=x").status_code == 200  # no usable version: the full state
+    assert client.get("/t/AAAAAAA/state?v=0").status_code == 404
+    assert client.post(f"/t/{code}/state?v=1").status_code == 405

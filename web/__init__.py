@@ -67,4 +67,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(tables.bp)
     app.register_blueprint(cartographers.bp)
     app.register_blueprint(knarr.bp)
+    if not app.config.get("POLL_FAST_PATH_DISABLED"):
+        from .fastpoll import PollFastPath
+
+        app.wsgi_app = PollFastPath(app.wsgi_app, app.config["DATABASE"])
     return app
