@@ -441,4 +441,4 @@ def test_poll_fast_path_and_fallthrough(app, client):
     assert client.get(f"/t/{code}/state?v=1").status_code == 204
     assert client.get(f"/t/{code}/state?v=x").status_code == 200  # no usable version: the full state
     assert client.get("/t/AAAAAAA/state?v=0").status_code == 404
-    assert client.post(f"/t/{code}/state?v=1").status_code == 405
+    assert client.post(f"/t/{code}/state?v=1", headers={"X-CSRF-Token": token}).status_code == 405
