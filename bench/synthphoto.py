@@ -441,6 +441,7 @@ def photograph(page: np.ndarray, rng, megapixels: float, tilt_deg: float = 35, c
         cv2.fillPoly(shadow, [np.round(box).astype(np.int32)], 1.0)
         shadow = cv2.GaussianBlur(shadow, (0, 0), sw * 0.04)
     light = light * (1 - rng.uniform(0.2, 0.45) * shadow)
+    light *= min(1.0, 1.1 / float(light.max()))  # auto-exposure: the brightest paper clips only a little
     warm = rng.uniform(-1, 1)
     gains = np.array([1 - 0.15 * warm, 1.0, 1 + 0.12 * warm], np.float32)  # BGR: warm = less blue
     light_img = cv2.resize(light, (W, H), interpolation=cv2.INTER_LINEAR)
@@ -469,7 +470,7 @@ class PhotoSpec:
     quality: int | None = None
     blur: float | None = None
     dark: float | None = None
-    fill: tuple[float, float] = (0.6, 0.9)
+    fill: tuple[float, float] = (0.75, 0.95)
     curl: float = 0.004
 
 

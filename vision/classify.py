@@ -33,7 +33,7 @@ INK_T = 0.22  # ink strength above which a pixel counts as drawn on
 COLOUR_MARGIN = 0.15  # fraction of a cell ignored at each edge for colour/coverage (grid lines, bleed)
 SHAPE_MARGIN = 0.10  # symbols reach closer to the border; still skips the ruins' dashed inset
 RUINS_GLYPH = 0.45  # the printed ruins glyph sits in this top-left fraction of the cell
-L_WEIGHT = 0.6  # how much lightness counts against chroma in a colour direction
+L_WEIGHT = 0.35  # how much lightness counts against chroma in a colour direction
 SAME_COLOUR_COS = 0.96  # example colours closer than this need shapes to be told apart
 
 # Default palette (BGR 0..1) when the legend is not filled in: several typical pencils per terrain.
@@ -117,14 +117,33 @@ def ruins_mask(shape: tuple[int, int], margin: float) -> np.ndarray:
     return keep
 
 
+def _normalise_extent(a: np.ndarray) -> np.ndarray:
+    """Crop a square around the ink's extent, so a symbol drawn smaller or off-centre looks the same."""
+    ys, xs = np.nonzero(a > INK_T)
+    if len(ys) < 12:
+        return a
+    y0, y1 = np.percentile(ys, [1, 99])
+    x0, x1 = np.percentile(xs, [1, 99])
+    side = max(y1 - y0, x1 - x0) * 1.15 + 4
+    cy, cx = (y0 + y1) / 2, (x0 + x1) / 2
+    M = np.float32([[1, 0, side / 2 - cx], [0, 1, side / 2 - cy]])
+    n = int(np.ceil(side))
+    return cv2.warpAffine(a, M, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+
+
 def shape_descriptor(ink: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
-    """HOG of the cell's ink pattern + a coarse density map, L2-normalised; robust to small shifts."""
+    """HOG of the cell's ink pattern + a coarse density map, L2-normalised.
+
+    The ink is first cropped to its own extent (scale and position invariant):
+    players draw the same symbol bigger or smaller, left or right in the cell.
+    """
     a = ink.astype(np.float32)
     if keep is not None:
         a = a * keep
-    a = cv2.resize(a, (32, 32), interpolation=cv2.INTER_AREA)
+    a = _normalise_extent(a)
+    a = cv2.resize(a, (36, 36), interpolation=cv2.INTER_AREA)
     a = cv2.GaussianBlur(a, (0, 0), 1.0)
-    h = hog(a, orientations=9, pixels_per_cell=(8, 8), cells_per_block=(1, 1), feature_vector=True)
+    h = hog(a, orientations=9, pixels_per_cell=(6, 6), cells_per_block=(1, 1), feature_vector=True)
     dens = cv2.resize(a, (6, 6), interpolation=cv2.INTER_AREA).ravel()
     h = h / max(np.linalg.norm(h), 1e-6)
     dens = dens / max(np.linalg.norm(dens), 1e-6)
@@ -182,8 +201,8 @@ def colour_groups(examples: list[Example]) -> list[int]:
             a, b = examples[i], examples[j]
             if a.terrain == b.terrain:
                 continue
-            grey = a.chroma < 12 and b.chroma < 12
-            if grey or float(a.direction @ b.direction) > SAME_COLOUR_COS:
+            cos = float(a.direction @ b.direction)
+            if cos > SAME_COLOUR_COS or (a.chroma < 8 and b.chroma < 8 and cos > 0.85):
                 parent[find(i)] = find(j)
     for i in range(n):  # same-terrain palette variants belong with their siblings' group
         for j in range(n):

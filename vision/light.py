@@ -34,12 +34,19 @@ def paper_background(img: np.ndarray, canon: Canon | None = None, side: str | No
     p = block_percentile(img, block, 90)
     lum = p.mean(axis=2)
     bright = lum >= np.percentile(lum, 70)
-    white = np.median(p[bright], axis=0)  # global paper colour (white balance reference)
+    # Global paper colour (white-balance reference); clipped blocks hide the colour cast, so skip them.
+    unclipped = bright & (p.max(axis=2) < 250)
+    white = np.median(p[unclipped if unclipped.sum() >= 20 else bright], axis=0)
     n = p / np.maximum(white, 1.0)
     nl = n.mean(axis=2)
     chroma = (n.max(axis=2) - n.min(axis=2)) / np.maximum(nl, 1e-3)
+    # Chroma against the local paper too: a clipped channel or a coloured lamp shifts the
+    # global reference, while neighbouring paper blocks share the same light.
+    local = cv2.dilate(p, np.ones((7, 7), np.uint8))
+    nloc = p / np.maximum(local, 1.0)
+    chroma_local = (nloc.max(axis=2) - nloc.min(axis=2)) / np.maximum(nloc.mean(axis=2), 1e-3)
     envelope = cv2.dilate(nl, np.ones((7, 7), np.uint8))
-    ok = (chroma < 0.12) & (nl > 0.4 * envelope) & (nl > 0.15)
+    ok = (chroma_local < 0.12) & (chroma < 0.3) & (nl > 0.4 * envelope) & (nl > 0.15)
     if canon is not None and side is not None:
         for (r, c) in printed_cells(side):
             x, y, s = canon.cell_box(r, c)

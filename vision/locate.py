@@ -38,13 +38,15 @@ def make_detector() -> cv2.aruco.ArucoDetector:
     params.adaptiveThreshWinSizeStep = 10
     params.minMarkerPerimeterRate = 0.015
     params.polygonalApproxAccuracyRate = 0.05
+    # Sample only the centre of each bit cell: blurred edges between black and white bits no longer flip bits.
+    params.perspectiveRemoveIgnoredMarginPerCell = 0.35
+    params.perspectiveRemovePixelPerCell = 8
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     return cv2.aruco.ArucoDetector(dictionary, params)
 
 
-def detect_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
-    """Our markers (ids 0–7) found in a grayscale image: id → 4×2 corners (marker TL, TR, BR, BL)."""
-    corners, ids, _ = make_detector().detectMarkers(gray)
+def _detect(detector: cv2.aruco.ArucoDetector, gray: np.ndarray) -> dict[int, np.ndarray]:
+    corners, ids, _ = detector.detectMarkers(gray)
     found: dict[int, np.ndarray] = {}
     if ids is None:
         return found
@@ -52,6 +54,21 @@ def detect_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
         i = int(i)
         if i in ID_SIDE and i not in found:
             found[i] = c.reshape(4, 2).astype(np.float64)
+    return found
+
+
+def detect_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
+    """Our markers (ids 0–7) found in a grayscale image: id → 4×2 corners (marker TL, TR, BR, BL).
+
+    When fewer than four are found, a second pass on an unsharp-masked copy
+    rescues markers softened by slight defocus; corners from the first pass win.
+    """
+    detector = make_detector()
+    found = _detect(detector, gray)
+    if len(found) < 4:
+        sharp = cv2.addWeighted(gray, 2.0, cv2.GaussianBlur(gray, (0, 0), 3), -1.0, 0)
+        for k, v in _detect(detector, sharp).items():
+            found.setdefault(k, v)
     return found
 
 
@@ -97,15 +114,18 @@ def locate_by_markers(gray: np.ndarray, side_hint: str | None = None, paper: str
     found = {k: v for k, v in found.items() if ID_SIDE[k] == side}
     layout = sheet_layout(side, paper)
     if len(found) < 3:
-        raise PhotoError("markers_cut", f"only {len(found)} of 4 corner markers visible")
-    src = np.concatenate([marker_page_corners(layout, k) for k in sorted(found)])
-    dst = np.concatenate([found[k] for k in sorted(found)])
-    H, _ = cv2.findHomography(src, dst, 0)
+        raise _diagnose_partial(found, layout, gray.shape)
+    H, residual = _fit(layout, found)
+    marker_size = float(np.mean([np.linalg.norm(c[1] - c[0]) for c in found.values()]))
+    if (H is None or residual > 0.08 * marker_size) and len(found) == 4:
+        # One bad detection (a look-alike decoded on a drawing) must not sink the other three.
+        best = min((_fit(layout, {k: v for k, v in found.items() if k != drop}) + (drop,) for drop in found),
+                   key=lambda t: t[1])
+        if best[0] is not None and best[1] <= 0.08 * marker_size:
+            H, residual = best[0], best[1]
+            found = {k: v for k, v in found.items() if k != best[2]}
     if H is None:
         raise PhotoError("no_sheet", "degenerate marker geometry")
-    proj = cv2.perspectiveTransform(src[None], H)[0]
-    residual = float(np.sqrt(np.mean(np.sum((proj - dst) ** 2, axis=1))))
-    marker_size = float(np.mean([np.linalg.norm(c[1] - c[0]) for c in found.values()]))
     if residual > 0.08 * marker_size:
         raise PhotoError("no_sheet", f"markers do not fit one flat sheet (residual {residual:.1f} px)")
     for mk in layout.markers:
@@ -115,3 +135,38 @@ def locate_by_markers(gray: np.ndarray, side_hint: str | None = None, paper: str
                 raise PhotoError("markers_cut", f"the {mk.corner.replace('_', ' ')} marker is outside the photo")
             warnings.append(f"the {mk.corner.replace('_', ' ')} corner marker was not recognised (covered?)")
     return SheetLocation(side, H, "markers", found, warnings, residual)
+
+
+def _fit(layout: SheetLayout, found: dict[int, np.ndarray]) -> tuple[np.ndarray | None, float]:
+    """Least-squares homography page points → image from the markers' corners, and its RMS residual (px)."""
+    src = np.concatenate([marker_page_corners(layout, k) for k in sorted(found)])
+    dst = np.concatenate([found[k] for k in sorted(found)])
+    H, _ = cv2.findHomography(src, dst, 0)
+    if H is None:
+        return None, float("inf")
+    proj = cv2.perspectiveTransform(src[None], H)[0]
+    return H, float(np.sqrt(np.mean(np.sum((proj - dst) ** 2, axis=1))))
+
+
+def _diagnose_partial(found: dict[int, np.ndarray], layout: SheetLayout, shape: tuple[int, ...]) -> PhotoError:
+    """Why only one or two markers were read: cut off by the frame, too small, or too blurry.
+
+    Even one marker fixes a (rough) homography, enough to predict where the
+    others should be: outside the photo means the player must step back.
+    """
+    src = np.concatenate([marker_page_corners(layout, k) for k in sorted(found)])
+    dst = np.concatenate([found[k] for k in sorted(found)])
+    H, _ = cv2.findHomography(src, dst, 0)
+    n = len(found)
+    if H is not None:
+        for mk in layout.markers:
+            if mk.id in found:
+                continue
+            where = cv2.perspectiveTransform(marker_page_corners(layout, mk.id)[None], H)[0]
+            if not _inside(where, shape, margin=-2):
+                return PhotoError("markers_cut", f"only {n} of 4 corner markers visible; "
+                                  f"the {mk.corner.replace('_', ' ')} one is outside the photo")
+    size = float(np.mean([np.linalg.norm(c[1] - c[0]) for c in found.values()]))
+    if size < 24:
+        return PhotoError("too_small", f"corner markers are only {size:.0f} px wide")
+    return PhotoError("too_blurry", f"only {n} of 4 corner markers could be read")
