@@ -442,3 +442,51 @@ def test_poll_fast_path_and_fallthrough(app, client):
     assert client.get(f"/t/{code}/state?v=x").status_code == 200  # no usable version: the full state
     assert client.get("/t/AAAAAAA/state?v=0").status_code == 404
     assert client.post(f"/t/{code}/state?v=1", headers={"X-CSRF-Token": token}).status_code == 405
+
+
+def test_join_url_prefers_the_lan_address_on_the_server_itself(app):
+    from web.views.tables import join_url
+
+    with app.test_request_context("/", base_url="http://192.168.1.20:8000"):
+        assert join_url("K7M4QXA") == "http://192.168.1.20:8000/t/K7M4QXA"
+    app.config["PUBLIC_URL"] = "http://192.168.1.20:8000/"
+    with app.test_request_context("/", base_url="http://localhost:8000"):
+        assert join_url("K7M4QXA") == "http://192.168.1.20:8000/t/K7M4QXA"
+
+
+def _seed_with_early_ambush() -> tuple[int, int]:
+    """A solo seed whose spring reveals an ambush, and after how many reveals (found with the engine)."""
+    for seed in range(200):
+        game = Game.new(Setup(seed=seed, players=("Solo",)))
+        for n in range(1, 12):
+            game = game.apply({"type": "reveal"})
+            if game.turns[-1]["cards"][-1].startswith("ambush-"):
+                return seed, n
+            if game.phase != "explore":
+                break
+    raise AssertionError("no seed with a spring ambush")
+
+
+def test_solo_ambush_shows_corner_and_exact_cells(app, client):
+    from web.ui import cell_label
+
+    seed, reveals = _seed_with_early_ambush()
+    code, token = new_game(client, players=("Solo",), seed=seed)
+    for v in range(reveals):
+        assert act(client, code, token, "reveal", v).status_code == 200
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    assert "Solo: start in the" in html and "Paint or photograph your map" in html
+    # the player saves their map: the engine places the monster and the table shows exactly where
+    grid = Board.blank("A").to_words()
+    r = act(client, code, token, "map", None, player=0, grid=grid)
+    assert r.status_code == 200
+    turn = stored_game_view(app, code)["turns"][-1]
+    cells = turn["solo"]["cells"]
+    assert cells and not turn["solo"]["ignored"]
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    assert "Draw the monster on: " + ", ".join(cell_label(c) for c in cells) in html
+
+
+def stored_game_view(app, code):
+    rec = stored(app, code)
+    return Game.replay(Setup.from_dict(rec.setup), rec.events).to_dict()

@@ -35,7 +35,8 @@ def _secret_key(instance: Path) -> str:
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    app = Flask(__name__, instance_relative_config=True)
+    # MAPSMITH_INSTANCE moves the instance folder (database, secret key) out of the source tree
+    app = Flask(__name__, instance_path=os.environ.get("MAPSMITH_INSTANCE") or None, instance_relative_config=True)
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(

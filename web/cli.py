@@ -42,11 +42,12 @@ def serve(args: argparse.Namespace) -> int:
     host = args.host
     shown = lan_address() if host in ("0.0.0.0", "::", "") else host
     url = f"http://{shown}:{args.port}/"
-    print(f"Mapsmith is running. Open {url} on the phones (same Wi-Fi).")
+    app.config.setdefault("PUBLIC_URL", url)
+    print(f"Mapsmith is running. Open {url} on the phones (same Wi-Fi).", flush=True)
     print(f"Mapsmith çalışıyor. Telefonlarda {url} adresini açın (aynı Wi-Fi).")
     if not args.no_qr:
-        print(terminal_qr(url))
-    print(f"Database: {app.config['DATABASE'] if '://' not in app.config['DATABASE'] else 'PostgreSQL'}")
+        print(terminal_qr(url), flush=True)
+    print(f"Database: {app.config['DATABASE'] if '://' not in app.config['DATABASE'] else 'PostgreSQL'}", flush=True)
     waitress_serve(app, host=host, port=args.port, threads=args.threads, ident="mapsmith",
                    channel_timeout=60, connection_limit=1000)
     return 0

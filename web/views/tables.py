@@ -21,7 +21,7 @@ from typing import Any
 
 import qrcode
 import qrcode.image.svg
-from flask import Blueprint, Response, jsonify, redirect, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, redirect, request, url_for
 from flask_babel import gettext as _
 
 from .. import printing
@@ -33,6 +33,7 @@ from ..storage import Conflict, GameRecord, NotFound, is_valid_code, normalise_c
 bp = Blueprint("tables", __name__, url_prefix="/t")
 
 MAX_RETRIES = 8
+LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]"})
 
 
 def load_record(code: str) -> GameRecord:
@@ -152,11 +153,20 @@ def action(code: str) -> Response:
     return redirect(adapter.after_action_url(record, action_name, fields), code=303)
 
 
+def join_url(code: str) -> str:
+    """The table's address for other phones (the LAN address when the page was opened on the server itself)."""
+    public = current_app.config.get("PUBLIC_URL")
+    if public and request.host.split(":")[0] in LOOPBACK_HOSTS:
+        # a QR code pointing at localhost would be useless to the phones
+        return public.rstrip("/") + url_for("tables.table", code=code)
+    return url_for("tables.table", code=code, _external=True)
+
+
 @bp.get("/<code>/qr.svg")
 def qr(code: str) -> Response:
     """A QR code of the table's address, so the other phones join by pointing their camera at it."""
     record = load_record(code)
-    url = url_for("tables.table", code=record.code, _external=True)
+    url = join_url(record.code)
     img = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
     buf = io.BytesIO()
     img.save(buf)
