@@ -204,3 +204,17 @@ def test_pages_fit_a_360px_phone(live_server, context_factory, locale):
         page.goto(live_server.url + path)
         assert no_horizontal_scroll(page), path
         assert page.evaluate("document.documentElement.lang") == locale[:2]
+
+
+def test_print_page_downloads_the_chosen_sheet(live_server, context_factory):
+    page = context_factory(locale="tr-TR").new_page()
+    page.goto(live_server.url + "/print")
+    page.check("input[name=kind][value=score]")
+    page.fill("#players", "3")
+    page.fill("#copies", "1")
+    with page.expect_download() as info:
+        page.click("#print-form button[type=submit]")
+    download = info.value
+    assert download.suggested_filename == "mapsmith-score.pdf"
+    with open(download.path(), "rb") as fh:
+        assert fh.read(5) == b"%PDF-"

@@ -490,3 +490,8 @@ def test_solo_ambush_shows_corner_and_exact_cells(app, client):
 def stored_game_view(app, code):
     rec = stored(app, code)
     return Game.replay(Setup.from_dict(rec.setup), rec.events).to_dict()
+
+
+def test_security_headers(client):
+    r = client.get("/")
+    assert r.headers["X-Frame-Options"] == "DENY" and r.headers["X-Content-Type-Options"] == "nosniff"

@@ -46,7 +46,17 @@ def _http_message(exc: HTTPException) -> tuple[str, str]:
     return messages.get(exc.code or 500, ("error", exc.description or _("Something went wrong.")))
 
 
+def security_headers(response):
+    """No framing (a hidden Reveal button under another site's page), no MIME sniffing, no referrer leaks."""
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    return response
+
+
 def init_app(app: Flask) -> None:
+    app.after_request(security_headers)
+
     @app.errorhandler(UserError)
     def _user_error(exc: UserError):
         return render_error(exc.status, exc.code, exc.message, **exc.extra)

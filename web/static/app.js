@@ -64,6 +64,7 @@
   var statusEl = document.getElementById('sync-status');
   var timer = null;
   var failures = 0;
+  var interval = table ? (parseInt(table.dataset.interval, 10) || 1000) : 1000;
 
   function applyState(payload) {
     if (!table || !payload || typeof payload.version !== 'number' || typeof payload.html !== 'string') return;
@@ -89,12 +90,12 @@
       failures += 1;
       setStatus(table.dataset.offline || '…');
     }).then(function () {
-      timer = setTimeout(poll, document.hidden ? 5000 : Math.min(1000 * Math.pow(2, failures), 8000));
+      timer = setTimeout(poll, document.hidden ? 5 * interval : Math.min(interval * Math.pow(2, failures), 8000));
     });
   }
 
   if (table) {
-    timer = setTimeout(poll, 1000);
+    timer = setTimeout(poll, interval);
     document.addEventListener('visibilitychange', function () { if (!document.hidden) poll(); });
     window.addEventListener('online', poll);
   }
