@@ -198,3 +198,21 @@ def test_side_hint_disagreeing_with_markers_gives_a_warning(photos):
     other = "A" if p.side == "B" else "B"
     r = read_sheet(p.data, side=other, overlay=False)
     assert r.side == p.side and any("markers say side" in w for w in r.warnings)
+
+
+@pytest.mark.parametrize("style,seed", [("pencil", 400), ("marker", 405), ("pencil", 409)])
+def test_unmarked_sheet_is_read_from_its_border(style, seed):
+    p = make_photo(seed, PhotoSpec(style=style, megapixels=2.5, marked=False))
+    r = read_sheet(p.data, overlay=False)
+    assert r.method == "border"
+    assert r.side == p.side
+    assert r.grid == p.grid
+    assert r.coins == p.coins
+    assert r.sheet_id is None
+    assert any("without corner markers" in w for w in r.warnings)
+
+
+def test_unmarked_side_hint_is_respected():
+    p = make_photo(402, PhotoSpec(style="marker", megapixels=2.5, marked=False))
+    r = read_sheet(p.data, side=p.side, overlay=False)
+    assert r.side == p.side and r.grid == p.grid

@@ -495,3 +495,15 @@ def stored_game_view(app, code):
 def test_security_headers(client):
     r = client.get("/")
     assert r.headers["X-Frame-Options"] == "DENY" and r.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_player_page_offers_late_scoring_only_while_missing(client):
+    code, token = new_game(client, players=("Ann", "Bob"), seed=6)
+    reveal_to_season_end(client, code, token, 0)
+    assert 'id="score-btn"' in client.get(f"/t/{code}/player/0").get_data(as_text=True)
+    r = act(client, code, token, "score", None, player=0, edict1=1, edict2=1, coins=0, monsters=0)
+    assert act(client, code, token, "next_season", r.get_json()["version"]).status_code == 200
+    assert 'id="score-btn"' not in client.get(f"/t/{code}/player/0").get_data(as_text=True)
+    bob = client.get(f"/t/{code}/player/1").get_data(as_text=True)
+    assert 'id="score-btn"' in bob and "Scoring: Spring" in bob  # Bob can still score the spring he missed
+    assert "Scoring: Spring" in client.get(f"/t/{code}/player/0?season=0").get_data(as_text=True)

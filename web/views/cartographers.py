@@ -87,11 +87,13 @@ def player(code: str, seat: int) -> str:
         raise UserError(404, "unknown_player", _("Unknown player."))
     view = game.to_dict()
     ended = [s for s in range(4) if s < game.season or (s == game.season and game.phase != "explore")]
+    scores = game.season_scores(seat)
     season = request.args.get("season", type=int)
     if season not in ended:
         season = ended[-1] if ended else None
+        if season is not None and game.phase == "explore" and scores[season] is not None:
+            season = None  # mid-season and the last season is scored: this page is just the player's map
     known = game.known_map(seat)
-    scores = game.season_scores(seat)
     entry = scores[season] if season is not None else None
     # the coin track only grows: default to the latest coins this player entered
     earlier = [s for s in scores[: (season if season is not None else game.season) + 1] if s]
