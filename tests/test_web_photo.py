@@ -134,3 +134,28 @@ def test_photo_of_a_table_sheet_is_filed_to_its_seat_then_fixed_and_saved(app, l
     assert entry["source"] == "grid" and entry["coins"] == 2
     assert int(page.get_attribute("#breakdown-panel", "data-total")) == entry["total"]
     assert game.season_scores(0)[0] is None  # Ann's score untouched
+
+
+@pytest.mark.browser
+def test_table_photo_page_asks_whose_map_when_the_sheet_has_no_seat(app, live_server, context_factory):
+    client = app.test_client()
+    token = csrf_token(client)
+    code = client.post("/c/new", data={"csrf_token": token, "player": ["Ann", "Bob"], "side": "B",
+                                       "seed": "4"}).location.rsplit("/", 1)[1]
+    page = context_factory(locale="tr-TR").new_page()
+    page.goto(f"{live_server.url}/t/{code}/photo")
+    # a side A sheet on a side B table is refused with a clear message
+    page.set_input_files("#photo-input", files=[{"name": "a.jpg", "mimeType": "image/jpeg",
+                                                 "buffer": sheet_photo("A", sample_grid("A"))}])
+    page.wait_for_selector("#photo-error:not(.hidden)")
+    assert "A yüzünü" in page.inner_text("#photo-error")
+    grid = sample_grid("B")
+    page.set_input_files("#photo-input", files=[{"name": "b.jpg", "mimeType": "image/jpeg",
+                                                 "buffer": sheet_photo("B", grid)}])
+    page.wait_for_selector("#whose:not(.hidden)")
+    page.click("#whose button[data-seat='1']")
+    page.wait_for_url(re.compile(rf"/t/{code}/player/1"))
+    page.wait_for_selector("#photo-review:not(.hidden)")
+    painted = [[page.get_attribute(f"#grid .cell[data-r='{r}'][data-c='{c}']", "data-terrain") for c in range(11)]
+               for r in (0, 10)]
+    assert painted == [grid[0], grid[10]]

@@ -105,3 +105,13 @@ def player(code: str, seat: int) -> str:
         edicts=list(game.edicts_for(season)) if season is not None else [],
         entry=entry, coins=coins,
     )
+
+
+@bp.get("/t/<code>/photo")
+def photo(code: str) -> str:
+    """Photograph any map at the table; the sheet's QR code (or the player) says whose it is."""
+    record = load_record(code)
+    if record.kind != "cartographers":
+        raise UserError(404, "not_found", _("There is nothing at this address. Check the link or the table code."))
+    return render_template("carto/photo.html", code=record.code, side=record.setup["side"],
+                           players=list(record.setup["players"]))
