@@ -155,6 +155,9 @@ def test_server_restart_mid_game_loses_nothing(app, context_factory):
     code = create_game(page, server.url, ["Solo"], seed=2)
     click_action(page, "reveal")
     server.stop()
+    # the phone notices the lost connection and says so, without losing the page
+    page.wait_for_function("document.getElementById('sync-status').textContent.length > 0", timeout=10_000)
+    assert "Connection lost" in page.inner_text("#sync-status")
 
     # same database, fresh process state, same address: the open page carries on
     from web import create_app
@@ -162,6 +165,7 @@ def test_server_restart_mid_game_loses_nothing(app, context_factory):
     app2 = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"], "SECRET_KEY": "test-key"})
     server2 = LiveServer(app2, port=port)
     try:
+        page.wait_for_function("document.getElementById('sync-status').textContent === ''", timeout=15_000)
         click_action(page, "reveal")
         page.reload()
         assert page.locator("#turns .turn").count() == 2
