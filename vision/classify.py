@@ -66,6 +66,7 @@ class CellFeatures:
     mean_cos: float  # how well the ink matches its best example colour (0..1)
     shape: np.ndarray | None
     ink: float  # mean ink strength of inked pixels
+    colour: np.ndarray | None = None  # unit median colour direction of the cell's strong ink
 
 
 @dataclass
@@ -221,6 +222,7 @@ def cell_features(lab: np.ndarray, ink: np.ndarray, box: tuple[float, float, flo
     votes = np.zeros(len(examples), np.float32)
     mean_cos = 0.0
     ink_mean = 0.0
+    colour = None
     if on.any():
         vec = _unit(colour_vectors(crop(lab, box, COLOUR_MARGIN))[on])
         dirs = np.stack([e.direction for e in examples])
@@ -230,11 +232,13 @@ def cell_features(lab: np.ndarray, ink: np.ndarray, box: tuple[float, float, flo
         votes = np.bincount(best, weights=w, minlength=len(examples)).astype(np.float32)
         mean_cos = float(np.average(cos[np.arange(len(best)), best], weights=w))
         ink_mean = float(w.mean())
+        strong = w >= np.median(w)
+        colour = _unit(np.median(colour_vectors(crop(lab, box, COLOUR_MARGIN))[on][strong], axis=0))
     shape = None
     if want_shape:
         ink_s = crop(ink, box, SHAPE_MARGIN)
         shape = shape_descriptor(ink_s, ruins_mask(ink_s.shape, SHAPE_MARGIN) if is_ruins else None)
-    return CellFeatures(coverage, votes, mean_cos, shape, ink_mean)
+    return CellFeatures(coverage, votes, mean_cos, shape, ink_mean, colour)
 
 
 def _sigmoid(x: float) -> float:
@@ -255,15 +259,41 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str) -> Classification:
         else:
             warnings.append("legend row is empty: using typical pencil colours; fill in the legend for best results")
         examples += [e for e in palette_examples() if e.terrain in missing]
+    cov_ref = [e.coverage for e in examples if e.coverage is not None]
+    thr = float(np.clip(0.35 * min(cov_ref), 0.025, 0.15)) if cov_ref else 0.08
+    grid, conf, style, feats = _classify_pass(lab, ink, canon, side, examples, thr)
+    if missing:
+        # Colour clustering, seeded by the typical palette: the cells it is sure about define this
+        # sheet's own colour for each terrain, then every cell is classified again against those.
+        learned = _learn_colours(grid, conf, feats, missing)
+        if learned:
+            examples = [e for e in examples if e.terrain not in learned] + list(learned.values())
+            grid, conf, style, feats = _classify_pass(lab, ink, canon, side, examples, thr)
+    return Classification(grid, conf, examples, style, warnings)
+
+
+def _learn_colours(grid, conf, feats, terrains) -> dict[str, Example]:
+    out = {}
+    for t in terrains:
+        cols = [f.colour for (r, c), f in feats.items() if grid[r][c] == t and conf[r, c] > 0.6
+                and f.colour is not None]
+        if len(cols) >= 2:
+            d = _unit(np.mean(cols, axis=0))
+            out[t] = Example(t, d, 0.0, None, from_legend=False)
+    for t, e in out.items():  # chroma of the learned direction, in the same units as legend examples
+        e.chroma = float(np.hypot(e.direction[1], e.direction[2]) * 50)
+        out[t] = e
+    return out
+
+
+def _classify_pass(lab, ink, canon, side, examples, thr):
+    """One classification of all cells against `examples`: (grid, confidence, style, features)."""
     groups = colour_groups(examples)
     n_groups = max(groups) + 1
     group_terrains = [sorted({examples[i].terrain for i in range(len(examples)) if groups[i] == g})
                       for g in range(n_groups)]
     shape_needed = any(len(t) > 1 for t in group_terrains)
     style = "colour" if not shape_needed else ("symbols" if n_groups == 1 else "mixed")
-
-    cov_ref = [e.coverage for e in examples if e.coverage is not None]
-    thr = float(np.clip(0.35 * min(cov_ref), 0.025, 0.15)) if cov_ref else 0.08
 
     printed = printed_cells(side)
     ruins = ruins_cells(side)
@@ -295,7 +325,7 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str) -> Classification:
 
     if pending:
         _classify_shapes(pending, feats, examples, groups, ruins, grid, conf)
-    return Classification(grid, conf, examples, style, warnings)
+    return grid, conf, style, feats
 
 
 def _classify_shapes(pending, feats, examples, groups, ruins, grid, conf) -> None:

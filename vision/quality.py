@@ -77,6 +77,16 @@ def marker_boxes(canon: Canon) -> list[tuple[int, int, int, int]]:
     return out
 
 
+def border_boxes(canon: Canon) -> list[tuple[int, int, int, int]]:
+    """Small boxes across the grid's thick outer border (mid-sides): step edges for unmarked sheets."""
+    x0, y0, x1, y1 = canon.grid_box()
+    h = canon.cell_px * 0.5
+    xm, ym = (x0 + x1) / 2, (y0 + y1) / 2
+    boxes = [(xm - h, y0 - h, xm + h, y0 + h), (xm - h, y1 - h, xm + h, y1 + h),
+             (x0 - h, ym - h, x0 + h, ym + h), (x1 - h, ym - h, x1 + h, ym + h)]
+    return [tuple(int(v) for v in b) for b in boxes]
+
+
 def check_blur(sigma_px: float, canon: Canon, style: str = "colour") -> None:
     if sigma_px > MAX_BLUR_CELLS.get(style, 0.05) * canon.cell_px:
         raise PhotoError("too_blurry", f"edge blur {sigma_px / canon.cell_px:.2f} of a cell")

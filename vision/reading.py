@@ -167,7 +167,8 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     canon_img = rectify(photo.image, loc.homography, canon)
     canon_gray = cv2.cvtColor(canon_img, cv2.COLOR_BGR2GRAY)
     quality.check_paper(paper_level(canon_img))
-    blur = quality.edge_blur(canon_gray, quality.marker_boxes(canon)) if loc.method == "markers" else 0.0
+    boxes = quality.marker_boxes(canon) if loc.method == "markers" else quality.border_boxes(canon)
+    blur = quality.edge_blur(canon_gray, boxes)
     quality.check_blur(blur, canon, "colour")
     norm = normalise_light(canon_img, canon, loc.side)
     cls = classify_cells(norm, canon, loc.side)
