@@ -17,7 +17,6 @@ from flask_babel import gettext as _
 from .errors import UserError
 from .i18n import lang
 
-ACCEPTED_TYPES = ("image/jpeg", "image/png", "image/webp", "image/heic", "image/heif")
 DOUBTFUL_BELOW = 0.5  # cells the reader is less sure about than this are marked for the player to check
 
 
