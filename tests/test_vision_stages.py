@@ -109,7 +109,7 @@ def test_empty_legend_falls_back_to_the_palette_with_a_warning():
     canon = canon_for("A")
     w, h = canon.size
     cls = classify_cells(normalise_light(np.ascontiguousarray(drawn[:h, :w]), canon, "A"), canon, "A")
-    assert any("legend" in w for w in cls.warnings)
+    assert [n.code for n in cls.warnings] == ["legend_empty"]
     right = sum(cls.grid[r][c] == grid[r][c] for r in range(11) for c in range(11))
     assert right >= 115
 
@@ -163,3 +163,16 @@ def test_every_error_code_has_english_and_turkish():
         assert err.message("tr") == texts["tr"]
     with pytest.raises(KeyError):
         PhotoError("no_such_code")
+
+
+def test_every_warning_renders_in_both_languages():
+    from vision.messages import WARNINGS, Note
+
+    params = {"side": "A", "hint": "B", "corner": "top_left", "terrains": ("forest", "water"), "qr": "B", "n": 3}
+    for code, texts in WARNINGS.items():
+        assert set(texts) == {"en", "tr"}
+        note = Note.of(code, **{k: v for k, v in params.items() if "{" + k + "}" in texts["en"]})
+        en, tr = note.text("en"), note.text("tr")
+        assert en and tr and en != tr and "{" not in en + tr
+    assert "sol üst" in Note.of("marker_hidden", corner="top_left").text("tr")
+    assert "orman, su" in Note.of("legend_incomplete", terrains=("forest", "water")).text("tr")

@@ -22,6 +22,7 @@ import numpy as np
 from companion.cartographers.data import GRID_SIZE, MAPS
 from printables.layout import sheet_layout
 from vision.locate import SheetLocation
+from vision.messages import Note
 
 WORK_SIDE = 1000  # contour search on a copy whose long side is this many pixels
 SQ_CELL = 24  # pixels per cell in the scoring square
@@ -238,16 +239,16 @@ def locate_by_border(image: np.ndarray, gray: np.ndarray, side_hint: str | None)
     # between k and k + 2 whenever the mountains cannot.
     rivals = [(sc, sd, kk) for sc, sd, kk in hypotheses[1:] if sd == side and kk == (k + 2) % 4]
     H = _homography(quad, side, k)
-    warnings = []
+    warnings: list[Note] = []
     if rivals and best_score - rivals[0][0] < 0.15:
         H2 = _homography(quad, side, rivals[0][2])
         c1, c2 = coin_ring_score(gray, H, side), coin_ring_score(gray, H2, side)
         if c2 > c1:
             H = H2
         if abs(c1 - c2) < 0.03:
-            warnings.append("could not tell which way up the sheet is; check the result or photograph it upright")
+            warnings.append(Note.of("orientation_unsure"))
     others = [sc for sc, sd, _ in hypotheses[1:] if sd != side]
     if side_hint is None and others and best_score - others[0] < 0.05:
-        warnings.append("side guessed from the mountains with little certainty; pass the side (A or B)")
-    warnings.append("sheet without corner markers: read from the grid border (check the result)")
+        warnings.append(Note.of("side_unsure"))
+    warnings.append(Note.of("unmarked"))
     return SheetLocation(side, H, "border", {}, warnings, 0.0)

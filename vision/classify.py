@@ -27,6 +27,7 @@ from skimage.feature import hog
 
 from companion.cartographers.data import GRID_SIZE
 from vision.geometry import Canon, printed_cells, ruins_cells
+from vision.messages import Note
 
 DRAWABLE = ("forest", "village", "farm", "water", "monster")
 INK_T = 0.22  # ink strength above which a pixel counts as drawn on
@@ -75,7 +76,7 @@ class Classification:
     confidence: np.ndarray  # 11×11 float 0..1
     examples: list[Example]
     style: str  # "colour", "symbols" or "mixed"
-    warnings: list[str]
+    warnings: list[Note]
 
 
 def to_lab(norm: np.ndarray) -> np.ndarray:
@@ -249,15 +250,15 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str) -> Classification:
     """Classify all 121 cells; printed mountains/wastelands come from the side with confidence 1."""
     lab = to_lab(norm)
     ink = ink_strength(norm)
-    warnings: list[str] = []
+    warnings: list[Note] = []
     legend = legend_examples(norm, lab, ink, canon)
     missing = [t for t in DRAWABLE if t not in legend]
     examples: list[Example] = [legend[t] for t in DRAWABLE if t in legend]
     if missing:
         if len(missing) < len(DRAWABLE):
-            warnings.append("legend row incomplete (" + ", ".join(missing) + "): using typical colours for those")
+            warnings.append(Note.of("legend_incomplete", terrains=tuple(missing)))
         else:
-            warnings.append("legend row is empty: using typical pencil colours; fill in the legend for best results")
+            warnings.append(Note.of("legend_empty"))
         examples += [e for e in palette_examples() if e.terrain in missing]
     cov_ref = [e.coverage for e in examples if e.coverage is not None]
     thr = float(np.clip(0.35 * min(cov_ref), 0.025, 0.15)) if cov_ref else 0.08

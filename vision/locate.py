@@ -14,6 +14,7 @@ import numpy as np
 
 from printables.layout import MARKER_IDS, SheetLayout, sheet_layout
 from vision.errors import PhotoError
+from vision.messages import Note
 
 ID_SIDE = {mid: side for side, ids in MARKER_IDS.items() for mid in ids}
 
@@ -26,7 +27,7 @@ class SheetLocation:
     homography: np.ndarray
     method: str  # "markers" or "border"
     markers: dict[int, np.ndarray] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Note] = field(default_factory=list)
     residual_px: float = 0.0
 
 
@@ -104,13 +105,13 @@ def locate_by_markers(gray: np.ndarray, side_hint: str | None = None, paper: str
     if not found:
         return None
     side = side_from_markers(found)
-    warnings: list[str] = []
+    warnings: list[Note] = []
     if side is None:
         if side_hint is None:
             raise PhotoError("unknown_side", f"markers {sorted(found)} disagree")
         side = side_hint
     if side_hint is not None and side_hint != side:
-        warnings.append(f"the corner markers say side {side}, not {side_hint}; using side {side}")
+        warnings.append(Note.of("side_from_markers", side=side, hint=side_hint))
     found = {k: v for k, v in found.items() if ID_SIDE[k] == side}
     layout = sheet_layout(side, paper)
     if len(found) < 3:
@@ -133,7 +134,7 @@ def locate_by_markers(gray: np.ndarray, side_hint: str | None = None, paper: str
             where = cv2.perspectiveTransform(marker_page_corners(layout, mk.id)[None], H)[0]
             if not _inside(where, gray.shape):
                 raise PhotoError("markers_cut", f"the {mk.corner.replace('_', ' ')} marker is outside the photo")
-            warnings.append(f"the {mk.corner.replace('_', ' ')} corner marker was not recognised (covered?)")
+            warnings.append(Note.of("marker_hidden", corner=mk.corner))
     return SheetLocation(side, H, "markers", found, warnings, residual)
 
 

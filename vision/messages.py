@@ -5,6 +5,8 @@ Codes are a stable contract with the web app: add new ones, never rename.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 MESSAGES: dict[str, dict[str, str]] = {
     "not_an_image": {
         "en": "This file is not a photo we can open. Please send a JPEG, PNG or WebP picture.",
@@ -43,3 +45,85 @@ MESSAGES: dict[str, dict[str, str]] = {
         "tr": "Bunun A yüzü mü B yüzü mü olduğu anlaşılamadı. Lütfen yüzü seçip yeniden deneyin.",
     },
 }
+
+# Warnings attached to a successful reading: templates with named fields, per language.
+WARNINGS: dict[str, dict[str, str]] = {
+    "side_from_markers": {
+        "en": "the corner markers say side {side}, not {hint}; using side {side}",
+        "tr": "köşe işaretleri bunun {side} yüzü olduğunu gösteriyor ({hint} değil); {side} yüzü kullanıldı",
+    },
+    "marker_hidden": {
+        "en": "the {corner} corner marker was not recognised (covered?)",
+        "tr": "{corner} köşe işareti okunamadı (üstü kapalı mı?)",
+    },
+    "legend_incomplete": {
+        "en": "legend row incomplete ({terrains}): using typical colours for those",
+        "tr": "örnek satırı eksik ({terrains}): bunlar için tipik renkler kullanıldı",
+    },
+    "legend_empty": {
+        "en": "legend row is empty: using typical pencil colours; fill in the legend for best results",
+        "tr": "örnek satırı boş: tipik kalem renkleri kullanıldı; en iyi sonuç için örnek satırını doldurun",
+    },
+    "coins_unsure": {
+        "en": "coin track is hard to read: please check the coin count",
+        "tr": "para izi zor okunuyor: lütfen para sayısını kontrol edin",
+    },
+    "qr_side_mismatch": {
+        "en": "the QR code says side {qr} but the markers say side {side}",
+        "tr": "QR kod {qr} yüzünü, köşe işaretleri ise {side} yüzünü gösteriyor",
+    },
+    "doubtful_cells": {
+        "en": "{n} cell(s) are uncertain: please check the highlighted cells",
+        "tr": "{n} hücreden emin olunamadı: lütfen işaretli hücreleri kontrol edin",
+    },
+    "unmarked": {
+        "en": "sheet without corner markers: read from the grid border (check the result)",
+        "tr": "köşe işareti olmayan kağıt: harita ızgaranın kenarından okundu (sonucu kontrol edin)",
+    },
+    "orientation_unsure": {
+        "en": "could not tell which way up the sheet is; check the result or photograph it upright",
+        "tr": "kağıdın hangi yönde durduğu anlaşılamadı; sonucu kontrol edin ya da kağıdı düz tutarak çekin",
+    },
+    "side_unsure": {
+        "en": "side guessed from the mountains with little certainty; pass the side (A or B)",
+        "tr": "yüz, dağların yerinden düşük kesinlikle tahmin edildi; lütfen yüzü (A veya B) seçin",
+    },
+}
+
+CORNERS = {
+    "top_left": {"en": "top left", "tr": "sol üst"},
+    "top_right": {"en": "top right", "tr": "sağ üst"},
+    "bottom_right": {"en": "bottom right", "tr": "sağ alt"},
+    "bottom_left": {"en": "bottom left", "tr": "sol alt"},
+}
+
+
+@dataclass(frozen=True)
+class Note:
+    """A warning with a stable `code` and its fields, rendered in either language by `text(lang)`."""
+
+    code: str
+    params: tuple[tuple[str, object], ...] = ()
+
+    @classmethod
+    def of(cls, code: str, **params: object) -> Note:
+        if code not in WARNINGS:
+            raise KeyError(f"unknown warning code {code!r}")
+        return cls(code, tuple(sorted(params.items())))
+
+    def text(self, lang: str = "en") -> str:
+        fields = {}
+        for key, value in self.params:
+            if key == "corner" and value in CORNERS:
+                value = CORNERS[value].get(lang, CORNERS[value]["en"])
+            elif key == "terrains" and isinstance(value, tuple):
+                value = ", ".join(_terrain_name(t, lang) for t in value)
+            fields[key] = value
+        texts = WARNINGS[self.code]
+        return texts.get(lang, texts["en"]).format(**fields)
+
+
+def _terrain_name(word: str, lang: str) -> str:
+    from companion.cartographers.terrain import TERRAIN_NAMES, Terrain
+
+    return TERRAIN_NAMES[Terrain(word)].get(lang, word)

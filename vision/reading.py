@@ -18,6 +18,7 @@ from vision.geometry import Canon, canon_for
 from vision.light import normalise_light, paper_level
 from vision.load import load_photo
 from vision.locate import SheetLocation, locate_by_markers
+from vision.messages import Note
 from vision.rectify import rectify, rectify_patch
 
 CONFIDENCE_THRESHOLD = 0.7  # cells below this are shown as doubtful and should be confirmed by the player
@@ -51,13 +52,18 @@ class SheetReading:
     sheet_id: str | None = None
     table: str | None = None
     seat: int | None = None
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # English texts of `notes`
+    notes: list[Note] = field(default_factory=list)  # the same warnings with stable codes (see vision.messages)
     overlay: np.ndarray | None = field(default=None, repr=False)
     method: str = "markers"
     style: str = "colour"
 
     def doubtful_cells(self, threshold: float = CONFIDENCE_THRESHOLD) -> list[tuple[int, int]]:
         return [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if self.confidence[r][c] < threshold]
+
+    def warnings_text(self, lang: str = "en") -> list[str]:
+        """The warnings in "en" or "tr" (the web app shows these next to the overlay)."""
+        return [n.text(lang) for n in self.notes]
 
     def to_dict(self) -> dict:
         """The JSON contract of `mapsmith read --json` (plus a few extra keys)."""
@@ -67,6 +73,7 @@ class SheetReading:
             "coins": self.coins,
             "confidence": [[round(float(v), 3) for v in row] for row in self.confidence],
             "warnings": list(self.warnings),
+            "warning_codes": [n.code for n in self.notes],
             "sheet_id": self.sheet_id,
             "table": self.table,
             "seat": self.seat,
@@ -174,15 +181,15 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     cls = classify_cells(norm, canon, loc.side)
     quality.check_blur(blur, canon, cls.style)  # symbols need a sharper photo than colour fills
     coins = read_coins(norm, canon)
-    warnings = [*loc.warnings, *cls.warnings]
+    notes = [*loc.warnings, *cls.warnings]
     if coins.confidence < 0.3:
-        warnings.append("coin track is hard to read: please check the coin count")
+        notes.append(Note.of("coins_unsure"))
     qr = read_qr(photo.image, loc, canon) if loc.method == "markers" else None
     if qr is not None and qr.side != loc.side:
-        warnings.append(f"the QR code says side {qr.side} but the markers say side {loc.side}")
+        notes.append(Note.of("qr_side_mismatch", qr=qr.side, side=loc.side))
     n_doubt = int((cls.confidence < CONFIDENCE_THRESHOLD).sum())
     if n_doubt:
-        warnings.append(f"{n_doubt} cell(s) are uncertain: please check the highlighted cells")
+        notes.append(Note.of("doubtful_cells", n=n_doubt))
     ov = draw_overlay(canon_img, canon, cls.grid, cls.confidence, coins.filled) if overlay else None
     return SheetReading(
         side=loc.side,
@@ -192,7 +199,8 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
         sheet_id=qr.sheet_id if qr else None,
         table=qr.table if qr else None,
         seat=qr.seat if qr else None,
-        warnings=warnings,
+        warnings=[n.text("en") for n in notes],
+        notes=notes,
         overlay=ov,
         method=loc.method,
         style=cls.style,
