@@ -38,9 +38,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # MAPSMITH_INSTANCE moves the instance folder (database, secret key) out of the source tree
     app = Flask(__name__, instance_path=os.environ.get("MAPSMITH_INSTANCE") or None, instance_relative_config=True)
     instance = Path(app.instance_path)
-    instance.mkdir(parents=True, exist_ok=True)
+    default_db = str(instance / "mapsmith.sqlite3")
     app.config.from_mapping(
-        DATABASE=os.environ.get("DATABASE_URL") or str(instance / "mapsmith.sqlite3"),
+        DATABASE=os.environ.get("DATABASE_URL") or default_db,
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
         BABEL_DEFAULT_LOCALE="en",
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
@@ -52,6 +52,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.from_mapping(test_config)
+    if app.config["DATABASE"] == default_db or not app.config.get("SECRET_KEY"):
+        instance.mkdir(parents=True, exist_ok=True)  # only when something is kept there
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
 
