@@ -119,7 +119,8 @@
         form.dispatchEvent(new CustomEvent('mapsmith:done', { detail: res.data, bubbles: true }));
       }
     }).catch(function () {
-      flash(window.MAPSMITH_OFFLINE || 'Network error', 'error');
+      var offline = document.querySelector('meta[name=offline-text]');
+      flash(offline ? offline.content : 'Network error', 'error');
     }).then(function () {
       buttons.forEach(function (b) { b.disabled = false; });
     });
