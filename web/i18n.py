@@ -5,6 +5,13 @@ otherwise from the browser's Accept-Language. Template strings go through
 gettext (`web/translations/<lang>/LC_MESSAGES/messages.po`, compiled `.mo`
 committed so a fresh install needs no build step); game data already carries
 both languages (`name_en`/`name_tr`), which `loc()` picks from.
+
+After changing user-facing strings:
+    pybabel extract -F web/babel.cfg -k _ -k gettext -o web/translations/messages.pot --no-location --omit-header .
+    pybabel update -i web/translations/messages.pot -d web/translations -l tr
+    (translate the new entries in messages.po)
+    pybabel compile -d web/translations -l tr
+`tests/test_web_routes.py::test_translations_complete_and_compiled` fails until all three are done.
 """
 
 from __future__ import annotations
