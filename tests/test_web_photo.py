@@ -159,3 +159,25 @@ def test_table_photo_page_asks_whose_map_when_the_sheet_has_no_seat(app, live_se
     painted = [[page.get_attribute(f"#grid .cell[data-r='{r}'][data-c='{c}']", "data-terrain") for c in range(11)]
                for r in (0, 10)]
     assert painted == [grid[0], grid[10]]
+
+
+def _png(width: int, height: int) -> bytes:
+    """A valid grey PNG whose pixels compress to almost nothing: a 'pixel bomb' when the size is huge."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    row = b"\x00" * (width + 1)
+    idat = zlib.compressobj(9)
+    body = b"".join(idat.compress(row) for _ in range(height)) + idat.flush()
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", body) + chunk(b"IEND", b"")
+
+
+def test_pixel_bomb_is_refused_and_nothing_is_saved(app, client):
+    bomb = _png(12000, 12000)  # 144 megapixels in ~140 kB, far under the upload limit
+    assert len(bomb) < 1_000_000
+    r = upload(client, bomb, mimetype="image/png")
+    assert r.status_code == 422 and r.get_json()["code"] == "too_large"
