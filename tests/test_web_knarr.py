@@ -85,6 +85,8 @@ def test_last_round_and_tie_break(app, client):
     act(client, code, token, {"action": "gain", "player": 0, "vp": 40})
     html = client.get(f"/t/{code}").get_data(as_text=True)
     assert 'id="last-round"' in html
+    assert "space 0, after 1 full lap" in html  # 40 VP: the marker is back at the start of the track
+    assert "put back the Vikings marked 3+, 4+" in html  # two players
     act(client, code, token, {"action": "end_turn", "player": 0, "version": 1})
     act(client, code, token, {"action": "gain", "player": 1, "vp": 40, "recruit": 1})
     r = act(client, code, token, {"action": "end_turn", "player": 1, "version": 3})
