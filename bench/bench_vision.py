@@ -131,43 +131,53 @@ def specs_for(style: str, n: int, first_seed: int, marked: bool = True, mp: floa
     return [(first_seed + k, PhotoSpec(style=style, marked=marked, megapixels=mp)) for k in range(n)]
 
 
+def report(s: dict) -> None:
+    print(f"== {s['set']}: {s['photos']} photos")
+    print(f"  sheet found {s['found_rate']:.1%}  errors {s['errors']}")
+    if s["cells"]:
+        print(f"  cell accuracy {s['cell_accuracy']:.3%} of {s['cells']} drawable cells; "
+              f"sheet-exact {s['sheet_exact_rate']:.1%}; side {s['side_rate']:.0%}; coins {s['coins_rate']:.1%}"
+              + (f"; QR {s['qr_rate']:.0%}" if s["qr_rate"] is not None else ""))
+        a, b = s["above_threshold"], s["below_threshold"]
+
+        def fmt(d: dict) -> str:
+            return f"{d['accuracy']:.2%} of {d['cells']}" if d["accuracy"] is not None else "n/a"
+
+        print(f"  confidence >= {CONFIDENCE_THRESHOLD}: {fmt(a)} cells right; below: {fmt(b)}")
+        print(f"  median read time {s['read_seconds_median']:.2f} s")
+        print("  confusion (rows truth, cols read): " + " ".join(w[:3] for w in WORDS))
+        for w, row in zip(WORDS, s["confusion"], strict=True):
+            print(f"    {w:<8}" + " ".join(f"{v:>5}" for v in row))
+    sys.stdout.flush()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=20, help="photos per style set")
     ap.add_argument("--runs", type=int, default=7, help="latency repetitions")
-    ap.add_argument("--quick", action="store_true", help="small photos (1.5–4 MP) for a fast smoke run")
+    ap.add_argument("--quick", action="store_true", help="2.5 MP photos for a fast smoke run")
     ap.add_argument("--no-unmarked", action="store_true")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     mp = 2.5 if args.quick else None
     n = args.n
-    sets = [
-        run_set("colour (pencil + marker)", specs_for("pencil", n - n // 2, 1000, mp=mp)
-                + specs_for("marker", n // 2, 2000, mp=mp)),
-        run_set("graphite symbols + legend", specs_for("graphite", n, 3000, mp=mp)),
+    plan = [
+        ("colour (pencil + marker)",
+         specs_for("pencil", n - n // 2, 1000, mp=mp) + specs_for("marker", n // 2, 2000, mp=mp)),
+        ("graphite symbols + legend", specs_for("graphite", n, 3000, mp=mp)),
     ]
     if not args.no_unmarked:
-        sets.append(run_set("unmarked sheet (colour, no legend)",
-                            specs_for("pencil", n - n // 2, 4000, False, mp) + specs_for("marker", n // 2, 5000,
-                                                                                        False, mp)))
+        plan.append(("unmarked sheet (colour, no legend)",
+                     specs_for("pencil", n - n // 2, 4000, False, mp) + specs_for("marker", n // 2, 5000, False, mp)))
+    sets = []
+    for name, specs in plan:
+        sets.append(run_set(name, specs))
+        if not args.json:
+            report(sets[-1])
     result = {"sets": sets, "latency": latency(args.runs), "threshold": CONFIDENCE_THRESHOLD, "cpus": os.cpu_count()}
     if args.json:
         print(json.dumps(result, indent=1))
         return 0
-    for s in sets:
-        print(f"== {s['set']}: {s['photos']} photos")
-        print(f"  sheet found {s['found_rate']:.1%}  errors {s['errors']}")
-        if s["cells"]:
-            print(f"  cell accuracy {s['cell_accuracy']:.3%} of {s['cells']} drawable cells; "
-                  f"sheet-exact {s['sheet_exact_rate']:.1%}; side {s['side_rate']:.0%}; coins {s['coins_rate']:.1%}"
-                  + (f"; QR {s['qr_rate']:.0%}" if s["qr_rate"] is not None else ""))
-            a, b = s["above_threshold"], s["below_threshold"]
-            fmt = lambda d: f"{d['accuracy']:.2%} of {d['cells']}" if d["accuracy"] is not None else "n/a"  # noqa: E731
-            print(f"  confidence >= {CONFIDENCE_THRESHOLD}: {fmt(a)} cells right; below: {fmt(b)}")
-            print(f"  median read time {s['read_seconds_median']:.2f} s")
-            print("  confusion (rows truth, cols read): " + " ".join(w[:3] for w in WORDS))
-            for w, row in zip(WORDS, s["confusion"], strict=True):
-                print(f"    {w:<8}" + " ".join(f"{v:>5}" for v in row))
     lat = result["latency"]
     print(f"== latency ({lat['photo']}, {result['cpus']} CPUs shared with other work)")
     print(f"  read_sheet p50 {lat['read_p50_s'] * 1000:.0f} ms; cv2.imread p50 {lat['imread_p50_s'] * 1000:.0f} ms; "
