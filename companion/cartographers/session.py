@@ -327,9 +327,13 @@ def _count(event: dict[str, Any], key: str, low: int = 0, high: int = 1000) -> i
     return v
 
 
-def _reveal(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
+def _not_over(st: _State) -> None:
     if st.phase == "over":
         raise GameError("game_over", "the game is over")
+
+
+def _reveal(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
+    _not_over(st)
     if st.phase != "explore":
         raise GameError("season_over", "the season has ended: score it and start the next season")
     cards: list[str] = []
@@ -375,8 +379,7 @@ def _solo_resolution(st: _State, ambush_id: str) -> dict[str, Any] | None:
 
 
 def _map(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
-    if st.phase == "over":
-        raise GameError("game_over", "the game is over")
+    _not_over(st)
     player = _player(setup, event)
     board = _board(setup, event)
     st.maps[player] = board
@@ -432,8 +435,7 @@ def _score(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
 
 
 def _next_season(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
-    if st.phase == "over":
-        raise GameError("game_over", "the game is over")
+    _not_over(st)
     if st.phase != "season_end":
         raise GameError("season_not_over", "the season has not ended yet")
     if st.season == len(SEASONS) - 1:
