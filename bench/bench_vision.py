@@ -166,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
          specs_for("pencil", n - n // 2, 1000, mp=mp) + specs_for("marker", n // 2, 2000, mp=mp)),
         ("graphite symbols + legend", specs_for("graphite", n, 3000, mp=mp)),
     ]
+    curled = [(6000 + k, PhotoSpec(style=("pencil", "marker", "graphite")[k % 3], megapixels=mp, curl=0.015))
+              for k in range(max(3, n // 2))]
+    plan.append(("strong paper curl (1.5 % of the page), all styles", curled))
     if not args.no_unmarked:
         plan.append(("unmarked sheet (colour, no legend)",
                      specs_for("pencil", n - n // 2, 4000, False, mp) + specs_for("marker", n // 2, 5000, False, mp)))

@@ -176,3 +176,24 @@ def test_every_warning_renders_in_both_languages():
         assert en and tr and en != tr and "{" not in en + tr
     assert "sol üst" in Note.of("marker_hidden", corner="top_left").text("tr")
     assert "orman, su" in Note.of("legend_incomplete", terrains=("forest", "water")).text("tr")
+
+
+def test_grid_fit_measures_a_shifted_and_a_bent_sheet():
+    from vision.classify import ink_strength
+    from vision.gridfit import cell_offsets, fit_grid
+
+    img, _, canon = _drawn_canon(21, "marker")
+    straight = fit_grid(ink_strength(normalise_light(img, canon, "A")), canon)
+    assert straight.measured and np.abs(cell_offsets(straight)).max() <= 1.0
+
+    moved = np.roll(img, (4, -3), axis=(0, 1))
+    off = cell_offsets(fit_grid(ink_strength(normalise_light(moved, canon, "A")), canon))
+    assert np.allclose(off[..., 0], -3, atol=1.0) and np.allclose(off[..., 1], 4, atol=1.0)
+
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    bend = (8 * np.sin(np.pi * xx / w)).astype(np.float32)  # the middle of the sheet sags 8 px
+    bent = cv2.remap(img, xx, yy - bend, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    off = cell_offsets(fit_grid(ink_strength(normalise_light(bent, canon, "A")), canon))
+    middle, edge = off[5, 5, 1], off[5, 0, 1]
+    assert middle > edge + 2 and 5 <= middle <= 10

@@ -178,9 +178,12 @@ def palette_examples() -> list[Example]:
     return out
 
 
-def legend_examples(norm: np.ndarray, lab: np.ndarray, ink: np.ndarray, canon: Canon) -> dict[str, Example]:
+def legend_examples(norm: np.ndarray, lab: np.ndarray, ink: np.ndarray, canon: Canon,
+                    move_box=None) -> dict[str, Example]:
     out = {}
     for terrain, box in canon.legend_boxes().items():
+        if move_box is not None:
+            box = move_box(box)
         ex = _example_from_cell(terrain, norm, lab, ink, box)
         if ex is not None:
             out[terrain] = ex
@@ -246,12 +249,17 @@ def _sigmoid(x: float) -> float:
     return float(1.0 / (1.0 + np.exp(-x)))
 
 
-def classify_cells(norm: np.ndarray, canon: Canon, side: str) -> Classification:
-    """Classify all 121 cells; printed mountains/wastelands come from the side with confidence 1."""
+def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | None = None,
+                   move_box=None) -> Classification:
+    """Classify all 121 cells; printed mountains/wastelands come from the side with confidence 1.
+
+    `offsets` (11×11×2 canonical pixels, from `vision.gridfit`) move each cell onto the grid as photographed;
+    `move_box` does the same for the legend squares below the grid.
+    """
     lab = to_lab(norm)
     ink = ink_strength(norm)
     warnings: list[Note] = []
-    legend = legend_examples(norm, lab, ink, canon)
+    legend = legend_examples(norm, lab, ink, canon, move_box)
     missing = [t for t in DRAWABLE if t not in legend]
     examples: list[Example] = [legend[t] for t in DRAWABLE if t in legend]
     if missing:
@@ -262,14 +270,15 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str) -> Classification:
         examples += [e for e in palette_examples() if e.terrain in missing]
     cov_ref = [e.coverage for e in examples if e.coverage is not None]
     thr = float(np.clip(0.35 * min(cov_ref), 0.025, 0.15)) if cov_ref else 0.08
-    grid, conf, style, feats = _classify_pass(lab, ink, canon, side, examples, thr)
+    boxes = {(r, c): _shifted(canon.cell_box(r, c), offsets, r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)}
+    grid, conf, style, feats = _classify_pass(lab, ink, boxes, side, examples, thr)
     if missing:
         # Colour clustering, seeded by the typical palette: the cells it is sure about define this
         # sheet's own colour for each terrain, then every cell is classified again against those.
         learned = _learn_colours(grid, conf, feats, missing)
         if learned:
             examples = [e for e in examples if e.terrain not in learned] + list(learned.values())
-            grid, conf, style, feats = _classify_pass(lab, ink, canon, side, examples, thr)
+            grid, conf, style, feats = _classify_pass(lab, ink, boxes, side, examples, thr)
     return Classification(grid, conf, examples, style, warnings)
 
 
@@ -287,7 +296,14 @@ def _learn_colours(grid, conf, feats, terrains) -> dict[str, Example]:
     return out
 
 
-def _classify_pass(lab, ink, canon, side, examples, thr):
+def _shifted(box, offsets, r, c):
+    if offsets is None:
+        return box
+    x, y, s = box
+    return (x + float(offsets[r, c, 0]), y + float(offsets[r, c, 1]), s)
+
+
+def _classify_pass(lab, ink, boxes, side, examples, thr):
     """One classification of all cells against `examples`: (grid, confidence, style, features)."""
     groups = colour_groups(examples)
     n_groups = max(groups) + 1
@@ -307,7 +323,7 @@ def _classify_pass(lab, ink, canon, side, examples, thr):
             if (r, c) in printed:
                 grid[r][c] = printed[(r, c)]
                 continue
-            f = cell_features(lab, ink, canon.cell_box(r, c), examples, (r, c) in ruins, shape_needed)
+            f = cell_features(lab, ink, boxes[(r, c)], examples, (r, c) in ruins, shape_needed)
             feats[(r, c)] = f
             p_fill = _sigmoid((f.coverage - thr) / (0.25 * thr))
             if p_fill < 0.5:

@@ -20,7 +20,7 @@ class CoinReading:
     confidence: float  # lowest per-circle certainty
 
 
-def read_coins(norm: np.ndarray, canon: Canon) -> CoinReading:
+def read_coins(norm: np.ndarray, canon: Canon, shift=None) -> CoinReading:
     """Which of the 14 circles are filled; a circle counts when ink covers its inner disc.
 
     The inner disc (60 % of the radius) avoids the printed double ring; a cross,
@@ -31,6 +31,9 @@ def read_coins(norm: np.ndarray, canon: Canon) -> CoinReading:
     for coin in canon.layout.coins:
         r = canon.px(coin.d_pt / 2)
         cx, cy = canon.px(coin.x_pt) + r, canon.px(coin.y_pt) + r
+        if shift is not None:  # follow the measured bend of the paper (vision.gridfit)
+            dx, dy = shift(cx, cy)
+            cx, cy = cx + dx, cy + dy
         x0, x1 = int(cx - r), int(cx + r) + 1
         y0, y1 = int(cy - r), int(cy + r) + 1
         patch = ink[max(0, y0) : y1, max(0, x0) : x1]

@@ -11,10 +11,11 @@ import numpy as np
 from companion.cartographers.data import GRID_SIZE
 from printables.layout import parse_qr_payload
 from vision import quality
-from vision.classify import classify_cells
+from vision.classify import classify_cells, ink_strength
 from vision.coins import read_coins
 from vision.errors import PhotoError
 from vision.geometry import Canon, canon_for
+from vision.gridfit import cell_offsets, fit_grid
 from vision.light import normalise_light, paper_level
 from vision.load import load_photo
 from vision.locate import SheetLocation, locate_by_markers
@@ -115,19 +116,27 @@ def read_qr(image: np.ndarray, location: SheetLocation, canon: Canon):
     return None
 
 
-def draw_overlay(canon_img: np.ndarray, canon: Canon, grid, conf: np.ndarray, coins_filled) -> np.ndarray:
+def _box(canon: Canon, offsets: np.ndarray | None, r: int, c: int) -> tuple[float, float, float]:
+    x, y, s = canon.cell_box(r, c)
+    if offsets is not None:
+        x, y = x + float(offsets[r, c, 0]), y + float(offsets[r, c, 1])
+    return x, y, s
+
+
+def draw_overlay(canon_img: np.ndarray, canon: Canon, grid, conf: np.ndarray, coins_filled,
+                 offsets: np.ndarray | None = None) -> np.ndarray:
     out = canon_img.copy()
     tint = out.copy()
     for r in range(GRID_SIZE):
         for c in range(GRID_SIZE):
-            x, y, s = canon.cell_box(r, c)
+            x, y, s = _box(canon, offsets, r, c)
             t = grid[r][c]
             if t != "empty":
                 cv2.rectangle(tint, (int(x + 2), int(y + 2)), (int(x + s - 2), int(y + s - 2)), OVERLAY_COLOURS[t], -1)
     out = cv2.addWeighted(out, 0.55, tint, 0.45, 0)
     for r in range(GRID_SIZE):
         for c in range(GRID_SIZE):
-            x, y, s = canon.cell_box(r, c)
+            x, y, s = _box(canon, offsets, r, c)
             label = LETTERS[grid[r][c]]
             if label:
                 cv2.putText(out, label, (int(x + s * 0.3), int(y + s * 0.7)), cv2.FONT_HERSHEY_SIMPLEX, s / 45,
@@ -178,9 +187,11 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     blur = quality.edge_blur(canon_gray, boxes)
     quality.check_blur(blur, canon, "colour")
     norm = normalise_light(canon_img, canon, loc.side)
-    cls = classify_cells(norm, canon, loc.side)
+    warp = fit_grid(ink_strength(norm), canon)
+    offsets = cell_offsets(warp)
+    cls = classify_cells(norm, canon, loc.side, offsets, warp.box)
     quality.check_blur(blur, canon, cls.style)  # symbols need a sharper photo than colour fills
-    coins = read_coins(norm, canon)
+    coins = read_coins(norm, canon, warp.shift)
     notes = [*loc.warnings, *cls.warnings]
     if coins.confidence < 0.3:
         notes.append(Note.of("coins_unsure"))
@@ -190,7 +201,7 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     n_doubt = int((cls.confidence < CONFIDENCE_THRESHOLD).sum())
     if n_doubt:
         notes.append(Note.of("doubtful_cells", n=n_doubt))
-    ov = draw_overlay(canon_img, canon, cls.grid, cls.confidence, coins.filled) if overlay else None
+    ov = draw_overlay(canon_img, canon, cls.grid, cls.confidence, coins.filled, offsets) if overlay else None
     return SheetReading(
         side=loc.side,
         grid=cls.grid,
