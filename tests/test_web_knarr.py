@@ -140,3 +140,182 @@ def test_knarr_two_phones(app, live_server, context_factory):
     assert game_of(app, code).to_dict()["players"][0]["score"] == 6
     for page in (ann, bob):
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+# --- the virtual Viking and Destination deck ---------------------------------------------------
+
+def deck_of(app, code):
+    ds = game_of(app, code).state.deck
+    assert ds is not None
+    return ds
+
+
+def test_virtual_deck_is_off_unless_asked(app, client):
+    code, token = new_knarr(client)
+    assert game_of(app, code).state.deck is None
+    assert 'id="deck"' not in client.get(f"/t/{code}").get_data(as_text=True)
+    r = act(client, code, token, {"action": "take_viking", "player": 0, "slot": 0, "version": 0})
+    assert r.status_code == 409 and r.get_json()["code"] == "no_virtual_deck"
+
+
+def test_virtual_deck_table_shows_the_board_in_both_languages(app, client):
+    from companion.knarr.data import ASSET_NAMES, DESTINATION_DECK_NAMES, VIKING_BY_ID, VIKING_COLOUR_NAMES
+
+    code, _ = new_knarr(client, virtual_deck="1")
+    ds = deck_of(app, code)
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    slots = re.findall(r'<div class="vslot" data-slot="(\d)">\s*<span class="vcard vk-(\w+)" data-card="(\d+)">', html)
+    assert [(int(s), int(c)) for s, _c, c in slots] == list(enumerate(ds.slots))
+    assert all(VIKING_BY_ID[int(c)].colour == colour for _s, colour, c in slots)
+    face_up = [int(c) for c in re.findall(r'<div class="dcard deck-[AB]" data-card="(\d+)">', html)]
+    assert face_up == [*ds.dest_face_up[0], *ds.dest_face_up[1]]
+    assert DESTINATION_DECK_NAMES["A"]["en"] in html and DESTINATION_DECK_NAMES["B"]["en"] in html
+    assert "Deck: 15 cards" in html  # 30 cards for 2 players: 5 face up, 2 crew + 3 hand each
+    hand = ds.hands[0]
+    assert len(re.findall(r'data-act="play_viking" data-card="(\d+)"', html)) == len(hand) == 3
+    assert html.count('class="khand">3<') == 2 and html.count('class="kcrew">2<') == 2
+    client.get("/lang/tr")
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    assert DESTINATION_DECK_NAMES["A"]["tr"] in html and "Deste: 15 kart" in html
+    first = VIKING_BY_ID[ds.slots[0]]
+    assert f"<b>{VIKING_COLOUR_NAMES[first.colour]['tr']}</b><span>{ASSET_NAMES[first.gain]['tr']}</span>" in html
+
+
+def test_virtual_deck_actions_go_through_the_engine_with_undo(app, client):
+    code, token = new_knarr(client, virtual_deck="on")
+    before = deck_of(app, code)
+    taken, top = before.slots[1], before.draw_pile[0]
+    r = act(client, code, token, {"action": "take_viking", "player": 0, "slot": 1, "version": 0})
+    assert r.status_code == 200
+    ds = deck_of(app, code)
+    assert ds.hands[0][-1] == taken and ds.slots[1] == top
+    # strict: a second phone that still showed version 0 takes nothing
+    r = act(client, code, token, {"action": "take_viking", "player": 0, "slot": 1, "version": 0})
+    assert r.status_code == 409 and r.get_json()["code"] == "stale"
+    # recruit with the column's assets: one event, one undo step
+    card = ds.hands[0][0]
+    score_before = game_of(app, code).state.players[0]
+    r = act(client, code, token, {"action": "play_viking", "player": 0, "card": card, "collect": "1", "version": 1})
+    assert r.status_code == 200 and card in deck_of(app, code).crews[0]
+    assert game_of(app, code).state.players[0] != score_before
+    assert "column_gains" in r.get_json()["html"]
+    # explore: a face-up destination moves above the ship and its slot refills from the same pile
+    dest = ds.dest_face_up[1][2]
+    r = act(client, code, token, {"action": "take_destination", "player": 0, "card": dest, "version": 2})
+    assert r.status_code == 200
+    ds = deck_of(app, code)
+    assert ds.explored[0] == (dest,) and dest not in ds.dest_face_up[1] and None not in ds.dest_face_up[1]
+    # discard two crew cards at once (a form's ticked checkboxes arrive as a list)
+    crew = list(ds.crews[0][:2])
+    r = client.post(f"/t/{code}/action", data={"csrf_token": token, "action": "discard_vikings", "player": "0",
+                                               "version": "3", "cards": [str(c) for c in crew]})
+    assert r.status_code == 303
+    ds = deck_of(app, code)
+    assert ds.discard == tuple(crew) and not set(crew) & set(ds.crews[0])
+    r = act(client, code, token, {"action": "draw_viking", "player": 0, "to": "hand", "version": 4})
+    assert r.status_code == 200 and len(deck_of(app, code).hands[0]) == len(ds.hands[0]) + 1
+    # undo walks back through the deck events, one at a time
+    for version in (5, 6, 7):
+        assert act(client, code, token, {"action": "undo", "version": version}).status_code == 200
+    assert deck_of(app, code).explored[0] == () and len(deck_of(app, code).crews[0]) == 3
+
+
+@pytest.mark.parametrize("body, status, code_", [
+    ({"action": "take_viking", "player": 0, "slot": 9}, 400, "malformed_event"),
+    ({"action": "play_viking", "player": 0, "card": 50}, 409, "card_not_available"),
+    ({"action": "draw_viking", "player": 0, "to": "table"}, 400, "bad_field"),
+    ({"action": "discard_vikings", "player": 0}, 400, "no_cards"),
+    ({"action": "discard_vikings", "player": 0, "cards": ["x"]}, 400, "bad_number"),
+    ({"action": "replace_viking", "slot": 0}, 409, "artifact_not_in_play"),
+    ({"action": "take_destination", "player": 7, "card": 1}, 400, "unknown_player"),
+])
+def test_bad_deck_actions_change_nothing(app, client, body, status, code_):
+    code, token = new_knarr(client, virtual_deck="1")
+    r = act(client, code, token, {**body, "version": 0})
+    assert (r.status_code, r.get_json()["code"]) == (status, code_)
+    assert game_of(app, code).event_count == 0
+
+
+def test_deck_and_discard_both_empty_asks_the_biggest_crew_to_discard(app, client):
+    code, token = new_knarr(client, virtual_deck="1")
+    version = 0
+    # draw the whole Viking deck into Ann's crew: the next draw finds deck and discard empty
+    while deck_of(app, code).draw_pile:
+        r = act(client, code, token, {"action": "draw_viking", "player": 0, "to": "crew", "version": version})
+        assert r.status_code == 200
+        version += 1
+    r = act(client, code, token, {"action": "draw_viking", "player": 1, "to": "hand", "version": version})
+    version += 1
+    assert r.status_code == 200
+    html = r.get_json()["html"]
+    assert 'id="must-discard"' in html and "Ann must discard 1 Viking" in html
+    ds = deck_of(app, code)
+    assert ds.must_discard == (0,) and ds.pending == (("hand", 1),)
+    client.get("/lang/tr")
+    assert "ikisi de boş" in client.get(f"/t/{code}").get_data(as_text=True)
+    card = ds.crews[0][-1]
+    r = act(client, code, token, {"action": "discard_vikings", "player": 0, "cards": [card], "version": version})
+    assert r.status_code == 200 and 'id="must-discard"' not in r.get_json()["html"]
+    ds = deck_of(app, code)
+    assert ds.must_discard == () and ds.hands[1][-1] == card  # the discarded card was the only one to draw
+
+
+@pytest.mark.browser
+def test_knarr_two_phones_with_the_virtual_deck(app, live_server, context_factory):
+    base = live_server.url
+    ann = context_factory(locale="en-US").new_page()
+    bob = context_factory(locale="tr-TR").new_page()
+    ann.goto(base + "/k/new")
+    names = ann.locator("#players input[name=player]")
+    names.nth(0).fill("Ann")
+    names.nth(1).fill("Bob")
+    ann.select_option("#first-player", "0")
+    ann.check("#virtual-deck")
+    ann.click("#new-knarr button[type=submit]")
+    ann.wait_for_url(re.compile(r"/t/[A-Z0-9]{7}$"))
+    code = ann.url.rsplit("/", 1)[1]
+    bob.goto(f"{base}/t/{code}")
+    assert "Tahtadaki Viking'ler" in bob.inner_text("#deck")
+
+    def tap(page, selector):
+        before = int(page.get_attribute("#season", "data-version"))
+        page.click(selector)
+        page.wait_for_selector(f'#season[data-version="{before + 1}"]')
+
+    start = deck_of(app, code)
+    # Ann takes the face-up Viking of slot 3; the slot refills from the deck on both phones
+    tap(ann, "button[data-act=take_viking][data-slot='2']")
+    bob.wait_for_selector(f"#slots .vslot[data-slot='2'] .vcard[data-card='{start.draw_pile[0]}']", timeout=2500)
+    # she opens her hand (it stays open across redraws) and recruits that card with its column's assets
+    ann.click("#hand-0 summary")
+    tap(ann, f"#hand-0 button[data-act=play_viking][data-card='{start.slots[2]}']")
+    assert ann.locator("#hand-0").get_attribute("open") is not None
+    ann.wait_for_selector(".notice[data-notice='column_gains']")
+    assert start.slots[2] in deck_of(app, code).crews[0]
+    tap(ann, "button[data-act=draw_crew]")
+    tap(ann, "button[data-act=end_turn]")
+    bob.wait_for_selector("#my-cards[data-player='1']", timeout=2500)
+    # Bob explores a Trading Land, discarding two crew Vikings as its cost, then undoes the discard
+    dest = deck_of(app, code).dest_face_up[0][0]
+    tap(bob, f"button[data-act=take_destination][data-card='{dest}']")
+    bob.locator(".crew-form input[name=cards]").nth(0).check()
+    bob.locator(".crew-form input[name=cards]").nth(1).check()
+    tap(bob, ".crew-form button[data-act=discard_vikings]")
+    assert len(deck_of(app, code).crews[1]) == 0 and deck_of(app, code).explored[1] == (dest,)
+    ann.wait_for_selector("#piles:has-text('Discard pile: 2 cards')", timeout=2500)
+    bob.on("dialog", lambda d: d.accept())
+    tap(bob, "button[data-act=undo]")
+    assert len(deck_of(app, code).crews[1]) == 2
+    assert no_overflow(ann) and no_overflow(bob)
+    # the rest of a short game: Bob, last in the round, reaches 40; the game ends with his turn
+    for _ in range(8):
+        tap(bob, "#active button[data-gain=vp5]")
+    ann.wait_for_selector("#last-round", timeout=2500)
+    tap(bob, "button[data-act=end_turn]")
+    ann.wait_for_selector("#final", timeout=2500)
+    assert "Bob kazandı!" in bob.inner_text("#winner")
+    assert ann.locator("#deck").count() == 0
+
+
+def no_overflow(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")

@@ -18,6 +18,7 @@ from companion.knarr.game import GAIN_FIELDS
 from ..i18n import lang
 from ..storage import GameRecord
 from .base import Adapter, GameRuleError
+from .knarr_deck import DECK_ACTIONS, deck_event, deck_view
 
 INPUT_ERRORS = frozenset({"malformed_event", "unknown_event", "unknown_player", "invalid_amount", "empty_gain",
                           "negative_tokens", "bad_setup"})
@@ -46,10 +47,17 @@ def _int(fields: Mapping[str, Any], key: str, default: int | None = None) -> int
     return number
 
 
+def _bad_field(field: str) -> GameRuleError:
+    if field == "cards":
+        return GameRuleError("no_cards", _("Choose the Vikings to discard first."), 400)
+    return GameRuleError("bad_field", _("%(field)s is not valid.", field=field), 400)
+
+
 class KnarrAdapter(Adapter):
     kind = "knarr"
-    # end_turn and undo depend on whose turn the phone showed; a gain is the player's own and is retried
-    strict_actions = frozenset({"end_turn", "undo"})
+    # end_turn and undo depend on whose turn the phone showed; a gain is the player's own and is retried.
+    # Deck actions depend on the cards the phone showed (a slot refills), so they are strict too.
+    strict_actions = frozenset({"end_turn", "undo", *DECK_ACTIONS})
 
     def load(self, record: GameRecord) -> KnarrGame:
         return KnarrGame.replay(record.setup, record.events)
@@ -66,6 +74,8 @@ class KnarrAdapter(Adapter):
                 game.apply(end_turn(_int(fields, "player")))
             elif action == "undo":
                 game.undo()
+            elif action in DECK_ACTIONS:
+                game.apply(deck_event(action, fields, _int, _bad_field))
             else:
                 raise GameRuleError("bad_action", _("Unknown action."), 400)
         except KnarrError as exc:
@@ -75,8 +85,11 @@ class KnarrAdapter(Adapter):
     def context(self, record: GameRecord, game: KnarrGame) -> dict[str, Any]:
         view = game.to_dict()
         names = ", ".join(view["players"][w]["name"] for w in view["winners"])
+        deck = None
+        if view["deck"] is not None:
+            deck = deck_view(view["deck"], [p["name"] for p in view["players"]], game.setup.artifacts, lang())
         return {"code": record.code, "version": record.version, "view": view, "lang_code": lang(),
-                "winner_names": names}
+                "winner_names": names, "deck": deck}
 
     def fragment(self, record: GameRecord, game: KnarrGame) -> str:
         return render_template("knarr/_table.html", **self.context(record, game))

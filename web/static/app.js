@@ -71,7 +71,11 @@
     if (payload.version < version) return;
     version = payload.version;
     table.dataset.version = String(version);
+    // a fold the player opened (e.g. their Knarr hand) stays open when the table is redrawn
+    var open = [];
+    table.querySelectorAll('details[id][open]').forEach(function (d) { open.push(d.id); });
     table.innerHTML = payload.html;
+    open.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
   }
 
   function setStatus(text) { if (statusEl) statusEl.textContent = text || ''; }

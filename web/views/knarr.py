@@ -72,6 +72,7 @@ def create() -> Response:
             first_player=None if first == "random" else int(first) if first.isdigit() else -1,
             ship_side=str(form.get("ship_side") or "normal"),
             artifact_variant=variant,
+            virtual_deck=str(form.get("virtual_deck") or "").lower() in ("1", "true", "on", "yes"),
         )
     except KnarrError as exc:
         raise UserError(400, exc.code, exc.text(lang())) from None

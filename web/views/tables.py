@@ -98,7 +98,8 @@ def _action_input() -> tuple[str, int | None, dict[str, Any]]:
             raise UserError(400, "bad_json", _("The request must be a JSON object."))
         fields = body
     else:
-        fields = request.form.to_dict()
+        # a repeated field (ticked checkboxes, e.g. the Vikings to discard) arrives as a list
+        fields = {k: v[0] if len(v) == 1 else v for k, v in request.form.lists()}
     action = fields.get("action")
     if not isinstance(action, str) or not action:
         raise UserError(400, "bad_action", _("No action was given."))
