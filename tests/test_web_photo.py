@@ -181,3 +181,43 @@ def test_pixel_bomb_is_refused(client):
     assert len(bomb) < 1_000_000
     r = upload(client, bomb, mimetype="image/png")
     assert r.status_code == 422 and r.get_json()["code"] == "too_large"
+
+
+def test_reading_warnings_come_in_the_page_language(client):
+    from vision.messages import Note
+
+    photo = sheet_photo("B", sample_grid("B"))
+    client.get("/lang/tr")
+    body = upload(client, photo, side="A").get_json()  # the markers overrule the wrong side hint
+    assert body["side"] == "B"
+    assert len(body["warnings"]) == len(body["warning_codes"]) and "side_from_markers" in body["warning_codes"]
+    turkish = body["warnings"][body["warning_codes"].index("side_from_markers")]
+    assert turkish == Note.of("side_from_markers", side="B", hint="A").text("tr")
+    assert "köşe işaretleri" in turkish
+    client.get("/lang/en")
+    english = upload(client, photo, side="A").get_json()
+    assert english["warning_codes"] == body["warning_codes"]
+    assert english["warnings"][english["warning_codes"].index("side_from_markers")] == (
+        "the corner markers say side B, not A; using side B")
+
+
+@pytest.mark.browser
+def test_review_screen_shows_the_warnings_in_turkish(live_server, context_factory):
+    from vision.messages import WARNINGS
+
+    page = context_factory(locale="tr-TR").new_page()
+    page.goto(f"{live_server.url}/score")
+    page.set_input_files("#photo-input", files=[{"name": "b.jpg", "mimeType": "image/jpeg",
+                                                 "buffer": sheet_photo("B", sample_grid("B"))}])
+    page.wait_for_selector("#photo-review:not(.hidden)")
+    items = page.locator("#photo-warnings li")
+    assert items.count() >= 1  # the legend row of the test sheet is left empty, which the reader notes
+    for i in range(items.count()):
+        code = items.nth(i).get_attribute("data-code")
+        text = items.nth(i).text_content()
+        assert code in WARNINGS and text != WARNINGS[code]["en"]
+        if "{" not in WARNINGS[code]["tr"]:
+            assert text == WARNINGS[code]["tr"]
+    # shown with a capital first letter, Turkish style (the page says lang="tr")
+    first = items.nth(0).inner_text()
+    assert first[0].isupper() and first[1:] == items.nth(0).text_content()[1:]

@@ -59,6 +59,18 @@ def _confidence_grid(confidence: Any) -> list[list[float]] | None:
     return [[round(float(v), 3) for v in row] for row in arr]
 
 
+def _warnings(reading: Any) -> dict[str, list[str]]:
+    """The reading's warnings in the page language, with their stable codes (for scripts and tests).
+
+    `vision` keeps each warning as a coded note that renders in Turkish or English;
+    an older reading without notes only has English texts, shown as they are.
+    """
+    notes = getattr(reading, "notes", None) or []
+    if notes and hasattr(reading, "warnings_text"):
+        return {"warnings": list(reading.warnings_text(lang())), "warning_codes": [str(n.code) for n in notes]}
+    return {"warnings": [str(w) for w in (getattr(reading, "warnings", None) or [])], "warning_codes": []}
+
+
 def reading_to_dict(reading: Any) -> dict[str, Any]:
     grid = [[str(getattr(t, "value", t)) for t in row] for row in reading.grid]
     conf = _confidence_grid(getattr(reading, "confidence", None))
@@ -76,7 +88,7 @@ def reading_to_dict(reading: Any) -> dict[str, Any]:
         "sheet_id": getattr(reading, "sheet_id", None),
         "table": getattr(reading, "table", None),
         "seat": seat,
-        "warnings": [str(w) for w in (getattr(reading, "warnings", None) or [])],
+        **_warnings(reading),
         "overlay": _encode_overlay(getattr(reading, "overlay", None)),
     }
 

@@ -176,7 +176,12 @@
     if (reading.overlay) { img.src = reading.overlay; img.classList.remove('hidden'); } else { img.classList.add('hidden'); }
     var warnings = document.getElementById('photo-warnings');
     warnings.innerHTML = '';
-    (reading.warnings || []).forEach(function (w) { var li = document.createElement('li'); li.textContent = w; warnings.appendChild(li); });
+    (reading.warnings || []).forEach(function (w, i) {
+      var li = document.createElement('li');
+      li.textContent = w;
+      if (reading.warning_codes && reading.warning_codes[i]) li.dataset.code = reading.warning_codes[i];
+      warnings.appendChild(li);
+    });
     review.classList.remove('hidden');
     document.getElementById('editor-panel').scrollIntoView({ block: 'start' });
   }
