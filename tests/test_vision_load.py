@@ -137,3 +137,10 @@ def test_missing_file_is_a_photo_error(tmp_path):
     with pytest.raises(PhotoError) as exc:
         load_photo(tmp_path / "nope.jpg")
     assert exc.value.code == "not_an_image"
+
+
+def test_heic_gets_its_own_clear_error():
+    with pytest.raises(PhotoError) as exc:
+        load_photo(b"\0\0\0\x18ftypheic\0\0\0\0mif1heic" + b"\0" * 100)
+    assert exc.value.code == "unsupported_format"
+    assert "JPEG" in exc.value.message("en") and "JPEG" in exc.value.message("tr")

@@ -48,6 +48,8 @@ def sniff_format(data: bytes) -> str:
         return "png"
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "webp"
+    if data[4:8] == b"ftyp" and data[8:12] in (b"heic", b"heix", b"hevc", b"heim", b"heis", b"mif1", b"msf1"):
+        raise PhotoError("unsupported_format", "HEIC/HEIF")
     raise PhotoError("not_an_image", "unrecognised file signature")
 
 

@@ -12,6 +12,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "This file is not a photo we can open. Please send a JPEG, PNG or WebP picture.",
         "tr": "Bu dosya açabildiğimiz bir fotoğraf değil. Lütfen JPEG, PNG veya WebP bir resim gönderin.",
     },
+    "unsupported_format": {
+        "en": "HEIC photos are not supported yet. Please send a JPEG (on iPhone: Settings › Camera › Formats › "
+              "Most Compatible).",
+        "tr": "HEIC fotoğraflar henüz desteklenmiyor. Lütfen JPEG gönderin (iPhone'da: Ayarlar › Kamera › "
+              "Formatlar › En Uyumlu).",
+    },
     "corrupt_image": {
         "en": "The photo file is damaged or incomplete. Please take or upload the photo again.",
         "tr": "Fotoğraf dosyası bozuk ya da eksik. Lütfen fotoğrafı yeniden çekin veya yükleyin.",

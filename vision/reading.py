@@ -11,6 +11,7 @@ import numpy as np
 from companion.cartographers.data import GRID_SIZE
 from printables.layout import parse_qr_payload
 from vision import quality
+from vision.border import locate_by_border
 from vision.classify import classify_cells, ink_strength
 from vision.coins import read_coins
 from vision.errors import PhotoError
@@ -155,8 +156,6 @@ def locate(image: np.ndarray, gray: np.ndarray, side: str | None) -> SheetLocati
     loc = locate_by_markers(gray, side)
     if loc is not None:
         return loc
-    from vision.border import locate_by_border  # the fallback is heavier: load it only when needed
-
     loc = locate_by_border(image, gray, side)
     if loc is not None:
         return loc
