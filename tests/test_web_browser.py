@@ -222,3 +222,59 @@ def test_print_page_downloads_the_chosen_sheet(live_server, context_factory):
     assert download.suggested_filename == "mapsmith-score.pdf"
     with open(download.path(), "rb") as fh:
         assert fh.read(5) == b"%PDF-"
+
+
+def test_grid_editor_by_keyboard(live_server, context_factory):
+    page = context_factory(locale="en-US", width=800).new_page()
+    page.goto(live_server.url + "/score")
+    cell = "#grid .cell[data-r='{}'][data-c='{}']"
+
+    def terrain(r, c):
+        return page.get_attribute(cell.format(r, c), "data-terrain")
+
+    def focused():
+        return page.evaluate("[document.activeElement.dataset.r, document.activeElement.dataset.c].join(',')")
+
+    # the grid is one tab stop after the palette
+    page.locator("#palette button").last.focus()
+    page.keyboard.press("Tab")
+    assert focused() == "0,0"
+    assert page.locator("#grid .cell[tabindex='0']").count() == 1
+    # the focused square is clearly marked
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineWidth")
+    assert outline == "4px"
+    for key in ("ArrowRight", "ArrowRight", "ArrowDown"):
+        page.keyboard.press(key)
+    assert focused() == "1,2"
+    page.keyboard.press("1")
+    assert terrain(1, 2) == "forest"
+    page.keyboard.press("ArrowRight")  # B4 on side A is a printed mountain: keys cannot change it
+    page.keyboard.press("w")
+    assert terrain(1, 3) == "mountain"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("w")
+    assert terrain(1, 4) == "water"
+    assert page.get_attribute("#palette button[data-terrain=water]", "aria-pressed") == "true"
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press(" ")  # Space paints the chosen terrain
+    assert terrain(2, 4) == "water"
+    page.keyboard.press("a")  # forest took F, so farm is A in English (the palette shows it)
+    assert terrain(2, 4) == "farm"
+    assert "A" in page.inner_text("#palette button[data-terrain=farm] kbd")
+    page.keyboard.press("Delete")
+    assert terrain(2, 4) == "empty"
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowLeft")
+    assert focused() == "2,9"
+    for _ in range(15):  # the edge stops the cursor
+        page.keyboard.press("ArrowUp")
+    assert focused() == "0,9"
+    # the keys follow the page language: K is köy (village) in Turkish; touch still paints as before
+    tr = context_factory(locale="tr-TR").new_page()
+    tr.goto(live_server.url + "/score")
+    tr.focus(cell.format(0, 0))
+    tr.keyboard.press("k")
+    assert tr.get_attribute(cell.format(0, 0), "data-terrain") == "village"
+    tr.click("#palette button[data-terrain=monster]")
+    tr.click(cell.format(0, 1))
+    assert tr.get_attribute(cell.format(0, 1), "data-terrain") == "monster"

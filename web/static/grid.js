@@ -40,10 +40,11 @@
     cells = [];
     for (var r = 0; r < N; r++) {
       for (var c = 0; c < N; c++) {
-        var el = document.createElement('div');
+        var el = document.createElement('button');
+        el.type = 'button';
         el.className = 'cell';
         el.dataset.r = r; el.dataset.c = c;
-        el.setAttribute('role', 'button');
+        el.tabIndex = r === 0 && c === 0 ? 0 : -1;  // one tab stop for the grid; arrows move inside it
         el.innerHTML = '<svg class="icon" aria-hidden="true"><use href=""></use></svg>';
         gridEl.appendChild(el);
         cells.push(el);
@@ -66,6 +67,30 @@
 
   function renderAll() { for (var r = 0; r < N; r++) for (var c = 0; c < N; c++) renderCell(r, c); }
 
+  /* Keyboard: each paintable terrain gets a digit (1-5 in palette order, 0 for empty) and the
+   * first letter of its name in the page language that no earlier terrain took. */
+  var keys = {};
+  var keyOf = {};
+  (function assignKeys() {
+    D.paintable.forEach(function (t, i) {
+      var digit = t === 'empty' ? '0' : String(i + 1);
+      keys[digit] = t;
+      var name = (D.terrains[t] || t).toLocaleLowerCase(document.documentElement.lang || 'en');
+      for (var j = 0; j < name.length; j++) {
+        var ch = name.charAt(j);
+        if (/[a-z]/.test(ch) && !keys[ch]) { keys[ch] = t; keyOf[t] = digit + ' / ' + ch.toUpperCase(); return; }
+      }
+      keyOf[t] = digit;
+    });
+  }());
+
+  function selectTerrain(t) {
+    state.selected = t;
+    paletteEl.querySelectorAll('button').forEach(function (x) {
+      x.setAttribute('aria-pressed', x.dataset.terrain === t ? 'true' : 'false');
+    });
+  }
+
   function buildPalette() {
     paletteEl.innerHTML = '';
     D.paintable.forEach(function (t) {
@@ -76,12 +101,11 @@
       b.setAttribute('aria-pressed', t === state.selected ? 'true' : 'false');
       b.innerHTML = '<svg class="icon" aria-hidden="true"><use href="#i-' + t + '"></use></svg> ';
       b.appendChild(document.createTextNode(D.terrains[t]));
-      b.addEventListener('click', function () {
-        state.selected = t;
-        paletteEl.querySelectorAll('button').forEach(function (x) {
-          x.setAttribute('aria-pressed', x.dataset.terrain === t ? 'true' : 'false');
-        });
-      });
+      var hint = document.createElement('kbd');
+      hint.textContent = keyOf[t];
+      b.appendChild(hint);
+      b.setAttribute('aria-keyshortcuts', keyOf[t].replace(' / ', ' '));
+      b.addEventListener('click', function () { selectTerrain(t); });
       paletteEl.appendChild(b);
     });
   }
@@ -96,10 +120,40 @@
     renderCell(r, c);
   }
 
+  function focusCell(r, c) {
+    r = Math.max(0, Math.min(N - 1, r)); c = Math.max(0, Math.min(N - 1, c));
+    cells.forEach(function (el) { el.tabIndex = -1; });
+    var el = cells[key(r, c)];
+    el.tabIndex = 0;
+    el.focus();
+  }
+
+  document.addEventListener('keydown', function (e) {
+    if (e.key === 'Tab' || (e.target.closest && e.target.closest('#grid'))) document.body.classList.add('keyboard');
+  });
+
+  var MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  gridEl.addEventListener('keydown', function (e) {
+    var el = e.target.closest && e.target.closest('.cell');
+    if (!el || e.altKey || e.ctrlKey || e.metaKey) return;
+    var r = +el.dataset.r, c = +el.dataset.c;
+    var k = e.key && e.key.length === 1 ? e.key.toLocaleLowerCase(document.documentElement.lang || 'en') : e.key;
+    if (MOVES[e.key]) { focusCell(r + MOVES[e.key][0], c + MOVES[e.key][1]); }
+    else if (e.key === 'Home') { focusCell(r, 0); }
+    else if (e.key === 'End') { focusCell(r, N - 1); }
+    else if (keys[k]) { selectTerrain(keys[k]); paintAt(el); }
+    else if (e.key === 'Delete' || e.key === 'Backspace') { selectTerrain('empty'); paintAt(el); }
+    else if (e.key === ' ' || e.key === 'Enter') { paintAt(el); }
+    else return;
+    e.preventDefault();
+  });
+
   var painting = false;
   gridEl.addEventListener('pointerdown', function (e) {
     painting = true;
-    paintAt(e.target.closest('.cell'));
+    var el = e.target.closest('.cell');
+    if (el) { cells.forEach(function (x) { x.tabIndex = -1; }); el.tabIndex = 0; }
+    paintAt(el);
     e.preventDefault();
   });
   gridEl.addEventListener('pointermove', function (e) {
