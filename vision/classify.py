@@ -35,6 +35,7 @@ COLOUR_MARGIN = 0.15  # fraction of a cell ignored at each edge for colour/cover
 SHAPE_MARGIN = 0.10  # symbols reach closer to the border; still skips the ruins' dashed inset
 RUINS_GLYPH = 0.45  # the printed ruins glyph sits in this top-left fraction of the cell
 L_WEIGHT = 0.35  # how much lightness counts against chroma in a colour direction
+CHROMA_INK = 60.0  # Lab chroma that counts as much ink as full darkness
 SAME_COLOUR_COS = 0.96  # example colours closer than this need shapes to be told apart
 
 # Default palette (BGR 0..1) when the legend is not filled in: several typical pencils per terrain.
@@ -257,7 +258,8 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarra
     `move_box` does the same for the legend squares below the grid.
     """
     lab = to_lab(norm)
-    ink = ink_strength(norm)
+    # Pale colour (light yellow hatching) barely darkens any channel but is clearly coloured: chroma counts too.
+    ink = np.maximum(ink_strength(norm), np.hypot(lab[..., 1], lab[..., 2]) / CHROMA_INK)
     warnings: list[Note] = []
     legend = legend_examples(norm, lab, ink, canon, move_box)
     missing = [t for t in DRAWABLE if t not in legend]
