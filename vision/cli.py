@@ -71,9 +71,8 @@ def cmd_score_photo(args: argparse.Namespace) -> int:
     cards = [c.strip() for c in args.cards.split(",") if c.strip()]
     unknown = [c for c in cards if c not in SCORING_BY_ID]
     if not cards or unknown:
-        print(f"mapsmith: error: unknown scoring card {(unknown or [''])[0]!r} (known: {', '.join(SCORING_BY_ID)})",
-              file=sys.stderr)
-        return 2
+        return _fail(ValueError(f"unknown scoring card {(unknown or [''])[0]!r} (known: {', '.join(SCORING_BY_ID)})"),
+                     args.json)
     try:
         reading = _read(args, overlay=False)
         board = Board.from_words(reading.side, reading.grid)
@@ -93,7 +92,7 @@ def cmd_score_photo(args: argparse.Namespace) -> int:
             "reading": reading.to_dict(),
         }))
         return 0
-    width = max(len(SCORING_BY_ID[c].name_en) for c in cards)
+    width = max([len(SCORING_BY_ID[c].name_en) for c in cards] + [len("surrounded mountains")])
     for r in results:
         print(f"{SCORING_BY_ID[r.card_id].name_en:<{width}}  {r.points:>3}")
     print(f"{'coins (coin track)':<{width}}  {reading.coins:>3}")
