@@ -12,7 +12,7 @@ import pytest
 from companion.cartographers.board import Board
 from companion.cartographers.scoring import score_season
 from companion.cartographers.session import Game, Setup
-from tests.conftest import LiveServer
+from tests.conftest import LiveServer, csrf_token
 from web.db import get_store
 
 pytestmark = pytest.mark.browser
@@ -201,13 +201,56 @@ def test_single_map_scorer(live_server, context_factory, locale, button, total_l
     assert no_horizontal_scroll(page)
 
 
+SMALL_TARGETS_JS = """() => {
+  const small = [];
+  const targets = 'a.btn, button, summary, select, input[type=text], input[type=number], nav.langs a, '
+    + '.choices label, label.pick';
+  for (const el of document.querySelectorAll(targets)) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || el.closest('.mapgrid')) continue;
+    if (r.height < 43.5 || r.width < 43.5) small.push(el.outerHTML.slice(0, 80) + ' ' + r.width + 'x' + r.height);
+  }
+  return small;
+}"""
+
+
+def table_pages(app) -> dict[str, str]:
+    """One table of each kind in a telling state: mid-season, season end, Knarr with and without the deck."""
+    client = app.test_client()
+    token = csrf_token(client)
+    headers = {"X-CSRF-Token": token, "Accept": "application/json"}
+    play = client.post("/c/new", data={"csrf_token": token, "player": ["Ayşegül", "Bob"], "seed": "3"})
+    play = play.location.rsplit("/", 1)[1]
+    version = 0
+    while True:
+        body = client.post(f"/t/{play}/action", json={"action": "reveal", "version": version},
+                           headers=headers).get_json()
+        version = body["version"]
+        if body["phase"] == "season_end":
+            break
+    client.post(f"/t/{play}/action", json={"action": "score", "player": 0, "edict1": 3, "edict2": 1},
+                headers=headers)
+    knarr = {}
+    for deck in ("", "1"):
+        r = client.post("/k/new", data={"csrf_token": token, "player": ["Ayşegül", "Bob", "Cem"],
+                                        "virtual_deck": deck, "seed": "5", "artifact_variant": "random"})
+        knarr[deck] = r.location.rsplit("/", 1)[1]
+    return {"season end": f"/t/{play}", "player": f"/t/{play}/player/1", "photo": f"/t/{play}/photo",
+            "knarr": f"/t/{knarr['']}", "knarr deck": f"/t/{knarr['1']}", "error": "/t/ZZZZZZZ"}
+
+
 @pytest.mark.parametrize("locale", ["en-US", "tr-TR"])
-def test_pages_fit_a_360px_phone(live_server, context_factory, locale):
+def test_pages_fit_a_360px_phone(app, live_server, context_factory, locale):
+    """Every page: no sideways scrolling, the TR/EN toggle, and tap targets of at least 44 px."""
     page = context_factory(locale=locale).new_page()
-    for path in ("/", "/c/new", "/score", "/print", "/k/new"):
+    paths = ["/", "/c/new", "/score", "/print", "/k/new", *table_pages(app).values()]
+    for path in paths:
         page.goto(live_server.url + path)
+        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
         assert no_horizontal_scroll(page), path
         assert page.evaluate("document.documentElement.lang") == locale[:2]
+        assert page.locator("nav.langs a[data-lang]").count() == 2, path
+        assert page.evaluate(SMALL_TARGETS_JS) == [], path
 
 
 def test_print_page_downloads_the_chosen_sheet(live_server, context_factory):
