@@ -87,6 +87,10 @@ def _own_sheet(side: str, ppt: float, sheet_id: str, marked: bool) -> np.ndarray
     w, h = round(lay.page_w_pt * ppt), round(lay.page_h_pt * ppt)
     paper = (255, 255, 255) if marked else (236, 226, 200)
     img = np.full((h, w, 3), paper, np.uint8)
+    if not marked:  # parchment with a faint printed map texture
+        rng = np.random.default_rng(7)
+        tex = cv2.resize(rng.normal(0, 1, (h // 40 + 2, w // 40 + 2)).astype(np.float32), (w, h))
+        img = np.clip(img.astype(np.float32) * (1 + 0.035 * tex[..., None]), 0, 255).astype(np.uint8)
 
     def p(v: float) -> int:
         return round(v * ppt)
@@ -102,15 +106,28 @@ def _own_sheet(side: str, ppt: float, sheet_id: str, marked: bool) -> np.ndarray
         cv2.rectangle(img, (p(x + 2), p(y + 2)), (p(x + cell - 2), p(y + cell - 2)), (90, 60, 40), -1)
         tri = np.array([[p(x + cell / 2), p(y + 8)], [p(x + 7), p(y + cell - 8)], [p(x + cell - 7), p(y + cell - 8)]])
         cv2.fillPoly(img, [tri], (235, 235, 235))
+        if not marked:  # the gold coin for surrounding the mountain
+            cv2.circle(img, (p(x + cell * 0.8), p(y + cell * 0.22)), p(cell * 0.1), (215, 170, 40), -1, cv2.LINE_AA)
     for r, c in m.ruins:
         x, y = g.x_pt + c * cell, g.y_pt + r * cell
-        col = (200, 120, 50) if marked else (190, 110, 60)
+        col = (200, 120, 50) if marked or side == "A" else (120, 140, 170)
         cv2.rectangle(img, (p(x + cell * 0.38), p(y + 3)), (p(x + cell * 0.62), p(y + 10)), col, max(1, p(0.8)))
-    line_col = (60, 60, 60) if marked else (170, 110, 60)
+    line_col = (60, 60, 60) if marked else (200, 120, 60)
+    dash = 11 * cell if marked else 3.0  # the game's own pad has thin dashed orange-brown lines
     for i in range(GRID_SIZE + 1):
         t = max(1, p(0.6))
-        cv2.line(img, (p(g.x_pt + i * cell), p(g.y_pt)), (p(g.x_pt + i * cell), p(g.y_pt + 11 * cell)), line_col, t)
-        cv2.line(img, (p(g.x_pt), p(g.y_pt + i * cell)), (p(g.x_pt + 11 * cell), p(g.y_pt + i * cell)), line_col, t)
+        a = 0.0
+        while a < 11 * cell:
+            b = min(11 * cell, a + dash)
+            cv2.line(img, (p(g.x_pt + i * cell), p(g.y_pt + a)), (p(g.x_pt + i * cell), p(g.y_pt + b)), line_col, t)
+            cv2.line(img, (p(g.x_pt + a), p(g.y_pt + i * cell)), (p(g.x_pt + b), p(g.y_pt + i * cell)), line_col, t)
+            a = b + 2.0
+    if not marked:  # row letters on the left, column numbers below, as on the pad
+        for i in range(GRID_SIZE):
+            cv2.putText(img, chr(65 + i), (p(g.x_pt - 16), p(g.y_pt + (i + 0.65) * cell)), cv2.FONT_HERSHEY_SIMPLEX,
+                        0.35 * ppt, (70, 45, 30), max(1, p(0.6)), cv2.LINE_AA)
+            cv2.putText(img, str(i + 1), (p(g.x_pt + (i + 0.35) * cell), p(g.y_pt + 11 * cell + 18)),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.35 * ppt, (70, 45, 30), max(1, p(0.6)), cv2.LINE_AA)
     border = 2.5 if marked else 4.0
     cv2.rectangle(img, (p(g.x_pt), p(g.y_pt)), (p(g.x_pt + 11 * cell), p(g.y_pt + 11 * cell)), (30, 30, 30) if marked
                   else (70, 45, 30), max(1, p(border)))
