@@ -100,9 +100,19 @@ def test_last_round_and_tie_break(app, client):
     assert r.status_code == 409 and r.get_json()["code"] == "game_over"
 
 
-def test_knarr_table_has_no_map_sheets(client):
-    code, _ = new_knarr(client)
-    assert client.get(f"/t/{code}/print.pdf").status_code == 404
+def test_knarr_table_prints_its_score_pad_and_no_map_sheets(client):
+    from printables.raster import page_count
+
+    code, _ = new_knarr(client, names=("Ann", "Bob", "Cem"))
+    assert f'href="/t/{code}/print.pdf?lang=en"' in client.get(f"/t/{code}").get_data(as_text=True)
+    r = client.get(f"/t/{code}/print.pdf?lang=tr")
+    assert r.status_code == 200 and r.data.startswith(b"%PDF") and page_count(r.data) == 1
+    assert f"mapsmith-{code}-knarr.pdf" in r.headers["Content-Disposition"]
+    import pypdfium2 as pdfium
+
+    title = pdfium.PdfDocument(r.data).get_metadata_dict()["Title"]
+    assert title == "Knarr score pad (3 players)"  # sized for the table's three players
+    assert client.get(f"/t/{code}/print.pdf?kind=map").status_code == 404
     assert client.get(f"/t/{code}/player/0").status_code == 404
 
 

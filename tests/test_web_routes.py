@@ -379,6 +379,41 @@ def test_print_pdfs(client):
     assert page_count(r.data) == 3  # one sheet per seat
 
 
+def test_table_map_sheets_carry_the_table_and_each_seat_in_their_qr(client):
+    import cv2
+
+    from printables.layout import parse_qr_payload
+    from printables.raster import page_count, rasterize
+
+    code, _ = new_game(client, players=("Ann", "Bob", "Cem"), side="B")
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    assert f'id="print-maps" href="/t/{code}/print.pdf?lang=en"' in html
+    pdf = client.get(f"/t/{code}/print.pdf?lang=en&paper=letter").data
+    assert page_count(pdf) == 3
+    detector = cv2.QRCodeDetector()
+    for page in range(3):
+        text, _points, _raw = detector.detectAndDecode(cv2.cvtColor(rasterize(pdf, page, 200), cv2.COLOR_RGB2BGR))
+        info = parse_qr_payload(text)
+        assert info is not None, f"page {page + 1}: no Mapsmith QR code ({text!r})"
+        assert (info.side, info.table, info.seat) == ("B", code, page + 1)
+
+
+def test_table_score_sheet_has_a_row_per_player(client):
+    import pypdfium2 as pdfium
+
+    from printables.raster import page_count
+
+    code, _ = new_game(client, players=("Ann", "Bob", "Cem", "Deniz", "Ece"))
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    assert f'id="print-scores" href="/t/{code}/print.pdf?kind=score&amp;lang=en"' in html
+    r = client.get(f"/t/{code}/print.pdf?kind=score&lang=tr")
+    assert r.status_code == 200 and page_count(r.data) == 1
+    assert pdfium.PdfDocument(r.data).get_metadata_dict()["Title"] == "Cartographers score sheet (5 players)"
+    assert f"mapsmith-{code}-score.pdf" in r.headers["Content-Disposition"]
+    r = client.get(f"/t/{code}/print.pdf?kind=chess", headers={"Accept": "application/json"})
+    assert r.status_code == 404 and r.get_json()["code"] == "unknown_printable"
+
+
 def test_table_qr_code(client):
     code, _ = new_game(client)
     r = client.get(f"/t/{code}/qr.svg")

@@ -8,6 +8,7 @@ instead of breaking the home page.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -51,7 +52,16 @@ def _int(args: Mapping[str, str], key: str, default: int, low: int, high: int) -
     return value
 
 
-def render(kind: str, args: Mapping[str, str], table: str | None = None, seats: list[int] | None = None) -> bytes:
+def accepts(func: Callable[..., bytes], name: str) -> bool:
+    """Whether a printable takes this keyword (names on score sheets arrive when `printables` adds them)."""
+    try:
+        return name in inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def render(kind: str, args: Mapping[str, str], table: str | None = None, seats: list[int] | None = None,
+           names: list[str] | None = None) -> bytes:
     if kind not in KINDS:
         raise UserError(404, "unknown_printable", _("There is no such printable sheet."))
     func = _function(kind)
@@ -69,6 +79,8 @@ def render(kind: str, args: Mapping[str, str], table: str | None = None, seats: 
     if table is not None:
         kwargs["table"] = table
         kwargs["seats"] = seats
+    if names and accepts(func, "names"):
+        kwargs["names"] = list(names)
     try:
         return func(**kwargs)
     except (ValueError, TypeError) as exc:

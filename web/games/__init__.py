@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import Adapter, GameRuleError
+from .base import Adapter, GameRuleError, PrintJob
 from .cartographers import CartographersAdapter
 from .knarr import KnarrAdapter
 
@@ -11,4 +11,4 @@ ADAPTERS: dict[str, Adapter] = {
     "knarr": KnarrAdapter(),
 }
 
-__all__ = ["ADAPTERS", "Adapter", "GameRuleError"]
+__all__ = ["ADAPTERS", "Adapter", "GameRuleError", "PrintJob"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import url_for
@@ -18,6 +19,20 @@ class GameRuleError(Exception):
         self.code = code
         self.message = message
         self.status = status
+
+
+@dataclass(frozen=True)
+class PrintJob:
+    """What a table prints: a `printing.KINDS` kind, its query options, and who it is for.
+
+    `seats` (1-based) put the table code and each seat in the QR of map sheets; `names`
+    label the rows of a score sheet when the printable supports it.
+    """
+
+    kind: str
+    options: dict[str, str]
+    seats: list[int] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
 
 
 class Adapter:
@@ -51,5 +66,5 @@ class Adapter:
     def after_action_url(self, record: GameRecord, action: str, fields: Mapping[str, Any]) -> str:
         return url_for("tables.table", code=record.code)
 
-    def print_job(self, record: GameRecord, args: Mapping[str, str]) -> tuple[str, dict[str, str], list[int]]:
+    def print_job(self, record: GameRecord, args: Mapping[str, str]) -> PrintJob:
         raise NotImplementedError

@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 from companion.cartographers.session import Game, GameError, Setup
 
 from ..storage import GameRecord
-from .base import Adapter, GameRuleError
+from .base import Adapter, GameRuleError, PrintJob
 
 INPUT_ERRORS = frozenset({"bad_grid", "bad_event", "unknown_player", "bad_setup"})
 
@@ -163,6 +163,13 @@ class CartographersAdapter(Adapter):
             return url_for("cartographers.player", code=record.code, seat=int(fields["player"]))
         return url_for("tables.table", code=record.code)
 
-    def print_job(self, record: GameRecord, args: Mapping[str, str]) -> tuple[str, dict[str, str], list[int]]:
-        options = {"paper": args.get("paper", "a4"), "lang": args.get("lang", "en"), "side": record.setup["side"]}
-        return "map", options, list(range(1, len(record.setup["players"]) + 1))
+    def print_job(self, record: GameRecord, args: Mapping[str, str]) -> PrintJob:
+        """Map sheets (table code + seat in each QR, the table's side) or the table's score sheet."""
+        players = list(record.setup["players"])
+        options = {"paper": args.get("paper", "a4"), "lang": args.get("lang", "en")}
+        kind = args.get("kind", "map")
+        if kind == "map":
+            return PrintJob("map", {**options, "side": record.setup["side"]}, list(range(1, len(players) + 1)))
+        if kind == "score":
+            return PrintJob("score", {**options, "players": str(len(players)), "copies": "1"}, names=players)
+        raise GameRuleError("unknown_printable", _("There is no such printable sheet."), 404)

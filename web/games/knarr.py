@@ -17,7 +17,7 @@ from companion.knarr.game import GAIN_FIELDS
 
 from ..i18n import lang
 from ..storage import GameRecord
-from .base import Adapter, GameRuleError
+from .base import Adapter, GameRuleError, PrintJob
 from .knarr_deck import DECK_ACTIONS, deck_event, deck_view
 
 INPUT_ERRORS = frozenset({"malformed_event", "unknown_event", "unknown_player", "invalid_amount", "empty_gain",
@@ -97,5 +97,11 @@ class KnarrAdapter(Adapter):
     def page(self, record: GameRecord, game: KnarrGame) -> str:
         return render_template("knarr/table.html", **self.context(record, game))
 
-    def print_job(self, record: GameRecord, args: Mapping[str, str]) -> tuple[str, dict[str, str], list[int]]:
-        raise GameRuleError("not_printable", _("Knarr score pads are printed from the Print sheets page."), 404)
+    def print_job(self, record: GameRecord, args: Mapping[str, str]) -> PrintJob:
+        """The Knarr score pad sized for this table's players (Knarr has no map sheets)."""
+        if args.get("kind", "knarr") != "knarr":
+            raise GameRuleError("not_printable", _("A Knarr table prints only the Knarr score pad."), 404)
+        players = [p["name"] for p in record.setup["players"]]
+        options = {"paper": args.get("paper", "a4"), "lang": args.get("lang", "en"), "players": str(len(players)),
+                   "copies": "1"}
+        return PrintJob("knarr", options, names=players)

@@ -176,12 +176,14 @@ def qr(code: str) -> Response:
 
 @bp.get("/<code>/print.pdf")
 def print_sheets(code: str) -> Response:
-    """Map sheets for this table: each carries the table code and the seat in its QR."""
+    """This table's sheets: map sheets carry the table code and the seat in their QR; score sheets its players."""
     record = load_record(code)
     adapter = adapter_for(record)
     try:
-        kind, args, seats = adapter.print_job(record, request.args)
+        job = adapter.print_job(record, request.args)
     except GameRuleError as exc:
         raise UserError(exc.status, exc.code, exc.message) from None
-    pdf = printing.render(kind, args, table=record.code, seats=seats)
-    return printing.pdf_response(pdf, f"mapsmith-{record.code}.pdf")
+    pdf = printing.render(job.kind, job.options, table=record.code if job.seats else None, seats=job.seats or None,
+                          names=job.names or None)
+    suffix = "" if job.kind == "map" else f"-{job.kind}"
+    return printing.pdf_response(pdf, f"mapsmith-{record.code}{suffix}.pdf")
