@@ -329,3 +329,20 @@ def test_knarr_two_phones_with_the_virtual_deck(app, live_server, context_factor
 
 def no_overflow(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_mead_cup_replaces_a_face_up_viking_and_other_hands_show_on_request(app, client):
+    code, token = new_knarr(client, virtual_deck="1", artifact_variant="random_with_mead_cup")
+    assert "mead_cup" in game_of(app, code).setup.artifacts
+    before = deck_of(app, code)
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    assert html.count('data-act="replace_viking"') == 5
+    # Bob's hand is folded away on his row (Ann is playing): tap to show, for the player themself
+    shown = re.search(r'<details class="hand" id="hand-view-1">.*?</details>', html, re.S).group(0)
+    assert sorted(int(c) for c in re.findall(r'data-card="(\d+)"', shown)) == sorted(before.hands[1])
+    assert 'id="hand-view-0"' not in html
+    r = act(client, code, token, {"action": "replace_viking", "slot": 4, "version": 0})
+    assert r.status_code == 200
+    after = deck_of(app, code)
+    assert after.discard == (before.slots[4],) and after.slots[4] == before.draw_pile[0]
+    assert "slot 5 was replaced (Mead Cup)" in r.get_json()["html"]
