@@ -37,6 +37,9 @@ RUINS_GLYPH = 0.45  # the printed ruins glyph sits in this top-left fraction of 
 L_WEIGHT = 0.35  # how much lightness counts against chroma in a colour direction
 CHROMA_INK = 60.0  # Lab chroma that counts as much ink as full darkness
 SAME_COLOUR_COS = 0.96  # example colours closer than this need shapes to be told apart
+# Players never draw a symbol twice at the same angle: the legend example is also matched turned by these.
+VARIANT_ANGLES = (-24.0, -16.0, -8.0, 0.0, 8.0, 16.0, 24.0)
+TOP_K = 3  # a class's similarity is the mean of its best TOP_K matches (examples and confident cells)
 
 # Default palette (BGR 0..1) when the legend is not filled in: several typical pencils per terrain.
 DEFAULT_PALETTE: dict[str, tuple[tuple[float, float, float], ...]] = {
@@ -58,6 +61,8 @@ class Example:
     coverage: float | None  # None for palette examples
     shape: np.ndarray | None = None  # descriptor of the full cell
     shape_ruins: np.ndarray | None = None  # descriptor with the ruins glyph corner masked
+    variants: tuple[np.ndarray, ...] = ()  # descriptors of the example turned by a few degrees
+    variants_ruins: tuple[np.ndarray, ...] = ()
     from_legend: bool = True
 
 
@@ -164,9 +169,12 @@ def _example_from_cell(terrain: str, norm: np.ndarray, lab: np.ndarray, ink: np.
     vec = colour_vectors(crop(lab, box, COLOUR_MARGIN))[on & strong]
     mean = np.median(vec, axis=0)
     chroma = float(np.hypot(mean[1], mean[2]))
-    ink_s = crop(ink, box, SHAPE_MARGIN)
-    return Example(terrain, _unit(mean), chroma, coverage, shape_descriptor(ink_s),
-                   shape_descriptor(ink_s, ruins_mask(ink_s.shape, SHAPE_MARGIN)))
+    ink_s = crop(ink, box, SHAPE_MARGIN).astype(np.float32)
+    keep = ruins_mask(ink_s.shape, SHAPE_MARGIN)
+    h, w = ink_s.shape
+    turned = [cv2.warpAffine(ink_s, cv2.getRotationMatrix2D((w / 2, h / 2), a, 1.0), (w, h)) for a in VARIANT_ANGLES]
+    return Example(terrain, _unit(mean), chroma, coverage, shape_descriptor(ink_s), shape_descriptor(ink_s, keep),
+                   tuple(shape_descriptor(t) for t in turned), tuple(shape_descriptor(t, keep) for t in turned))
 
 
 def palette_examples() -> list[Example]:
@@ -348,40 +356,44 @@ def _classify_pass(lab, ink, boxes, side, examples, thr):
 
 
 def _classify_shapes(pending, feats, examples, groups, ruins, grid, conf) -> None:
-    """Nearest-example shape matching inside colour groups, then one pass against the sheet's own class means."""
+    """Nearest-neighbour shape matching inside colour groups: first against the legend examples (turned a
+    little either way), then also against the cells it was sure about (the sheet teaches itself the hand)."""
 
-    def protos_for(g: int, is_ruins: bool, extra: dict[str, list[np.ndarray]] | None):
-        names, vecs = [], []
+    def unit(v: np.ndarray) -> np.ndarray:
+        return v / max(float(np.linalg.norm(v)), 1e-6)
+
+    def pools(g: int, is_ruins: bool, extra: dict[str, list[np.ndarray]]):
+        out = []
         for i, e in enumerate(examples):
             if groups[i] != g or e.shape is None:
                 continue
-            base = e.shape_ruins if is_ruins else e.shape
-            pool = [base] + (extra.get(e.terrain, []) if extra else [])
-            m = np.mean(pool, axis=0)
-            names.append(e.terrain)
-            vecs.append(m / max(np.linalg.norm(m), 1e-6))
-        return names, np.stack(vecs) if vecs else None
+            base = list(e.variants_ruins if is_ruins else e.variants) or [e.shape_ruins if is_ruins else e.shape]
+            learned = [] if is_ruins else extra.get(e.terrain, [])  # learned cells are unmasked
+            out.append((e.terrain, np.stack([unit(v) for v in base + learned])))
+        return out
 
     def match(cell, g, extra):
         f = feats[cell]
-        names, P = protos_for(g, cell in ruins, extra)
-        if P is None or f.shape is None:
+        classes = pools(g, cell in ruins, extra)
+        if not classes or f.shape is None:
             return None, 0.0
-        sims = P @ (f.shape / max(np.linalg.norm(f.shape), 1e-6))
-        order = np.argsort(-sims)
-        best = float(sims[order[0]])
-        second = float(sims[order[1]]) if len(order) > 1 else 0.0
+        q = unit(f.shape)
+        scores = []
+        for name, P in classes:
+            sims = np.sort(P @ q)[::-1]
+            scores.append((float(sims[: min(TOP_K, len(sims))].mean()), name))
+        scores.sort(reverse=True)
+        best = scores[0][0]
+        second = scores[1][0] if len(scores) > 1 else 0.0
         margin = (best - second) / max(1 - second, 1e-3)
-        return names[order[0]], float(np.clip(margin / 0.25, 0, 1))
+        return scores[0][1], float(np.clip(margin / 0.25, 0, 1))
 
-    first = {}
-    for cell, g, _ in pending:
-        first[cell] = match(cell, g, None)
-    # Self-training: confident cells teach the sheet's own way of drawing each symbol.
+    first = {cell: match(cell, g, {}) for cell, g, _ in pending}
+    # Self-training: confident cells (not ruins, whose glyph is masked) join their class's examples.
     extra: dict[str, list[np.ndarray]] = {}
     for cell, _, fill_conf in pending:
         name, c = first[cell]
-        if name is not None and c * fill_conf > 0.5:
+        if name is not None and c * fill_conf > 0.5 and cell not in ruins:
             extra.setdefault(name, []).append(feats[cell].shape)
     for cell, g, fill_conf in pending:
         name, c = match(cell, g, extra) if extra else first[cell]
