@@ -9,6 +9,7 @@ remembered; the shading deepens with each income level.
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 
 from companion.knarr.data import INCOME_THRESHOLDS, PLAYER_COUNTS, REPUTATION_MAX
 from companion.knarr.rules import income_for
@@ -23,9 +24,16 @@ MARGIN = 36.0
 SHADE = {0: 1.0, 1: 0.93, 2: 0.87, 3: 0.81, 5: 0.74}  # deeper with each income level
 
 
-def knarr_pad_pdf(players: int = 4, paper: str = "a4", lang: str = "en", copies: int = 1) -> bytes:
-    """A portrait PDF with `copies` identical pad pages, one block per player (2–4)."""
+def knarr_pad_pdf(players: int = 4, paper: str = "a4", lang: str = "en", copies: int = 1,
+                  names: Sequence[str] | None = None) -> bytes:
+    """A portrait PDF with `copies` identical pad pages, one block per player (2–4).
+
+    With `names` (a table's players, in seat order) each block is pre-filled.
+    """
     paper, lang = _check(paper, lang)
+    names = [str(n) for n in names] if names else []
+    if names:
+        players = len(names)
     if players not in PLAYER_COUNTS:
         raise ValueError(f"players must be one of {', '.join(map(str, PLAYER_COUNTS))}, got {players}")
     if not 1 <= copies <= 100:
@@ -36,7 +44,7 @@ def knarr_pad_pdf(players: int = 4, paper: str = "a4", lang: str = "en", copies:
     c.setTitle(f"Knarr score pad ({players} players)")
     c.setAuthor("Mapsmith")
     c.beginForm("pad")
-    _draw(Page(c, h), w, h, players, lang)
+    _draw(Page(c, h), w, h, players, lang, names)
     c.endForm()
     for _ in range(copies):
         c.doForm("pad")
@@ -45,7 +53,7 @@ def knarr_pad_pdf(players: int = 4, paper: str = "a4", lang: str = "en", copies:
     return buf.getvalue()
 
 
-def _draw(pg: Page, w: float, h: float, players: int, lang: str) -> None:
+def _draw(pg: Page, w: float, h: float, players: int, lang: str, names: Sequence[str] = ()) -> None:
     c = pg.c
     left, right = MARGIN, w - MARGIN
     pg.text(left, MARGIN + 16, text(lang, "knarr_title"), 18, bold=True, grey=0.05)
@@ -67,7 +75,7 @@ def _draw(pg: Page, w: float, h: float, players: int, lang: str) -> None:
             c.setDash(3, 3)
             pg.line(left - 20, y0, right + 20, y0)
             c.setDash()
-        _draw_player(pg, left, right, y0, block_h, lang)
+        _draw_player(pg, left, right, y0, block_h, lang, names[b % players] if names else "")
 
     note = text(lang, "knarr_note")
     y = h - MARGIN - note_room + 18
@@ -82,7 +90,7 @@ def _draw(pg: Page, w: float, h: float, players: int, lang: str) -> None:
     pg.text(left, y + 22, text(lang, "tiebreak"), size, grey=0.35)
 
 
-def _draw_player(pg: Page, left: float, right: float, y0: float, block_h: float, lang: str) -> None:
+def _draw_player(pg: Page, left: float, right: float, y0: float, block_h: float, lang: str, name: str = "") -> None:
     c = pg.c
     # Block frame (light) and name line.
     c.setStrokeGray(0.6)
@@ -94,6 +102,8 @@ def _draw_player(pg: Page, left: float, right: float, y0: float, block_h: float,
     c.setStrokeGray(0.35)
     c.setLineWidth(0.6)
     pg.line(x + nw + 4, y + 1.5, x + 230, y + 1.5)
+    if name:
+        pg.text(x + nw + 8, y, name, pg.fit_size(name, 11, 222 - nw), grey=0.05)
     # Final score box and tie-break box on the right.
     c.setStrokeGray(0.1)
     c.setLineWidth(1.4)

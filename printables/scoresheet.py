@@ -9,6 +9,7 @@ sheet is a complete record of the game.
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 
 from companion.cartographers.data import EDICTS, SEASONS
 
@@ -21,9 +22,17 @@ MAX_PLAYERS = 12
 MARGIN = 36.0
 
 
-def scores_pdf(players: int = 4, paper: str = "a4", lang: str = "en", copies: int = 1) -> bytes:
-    """A landscape PDF with `copies` identical score sheets for `players` rows (1–12)."""
+def scores_pdf(players: int = 4, paper: str = "a4", lang: str = "en", copies: int = 1,
+               names: Sequence[str] | None = None) -> bytes:
+    """A landscape PDF with `copies` identical score sheets for `players` rows (1–12).
+
+    With `names` (a table's players, in seat order) the rows come pre-filled and
+    there is one row per name.
+    """
     paper, lang = _check(paper, lang)
+    names = [str(n) for n in names] if names else []
+    if names:
+        players = len(names)
     if not 1 <= players <= MAX_PLAYERS:
         raise ValueError(f"players must be between 1 and {MAX_PLAYERS}, got {players}")
     if not 1 <= copies <= 100:
@@ -34,7 +43,7 @@ def scores_pdf(players: int = 4, paper: str = "a4", lang: str = "en", copies: in
     c.setTitle(f"Cartographers score sheet ({players} players)")
     c.setAuthor("Mapsmith")
     c.beginForm("scores")
-    _draw(Page(c, h), w, h, players, lang)
+    _draw(Page(c, h), w, h, players, lang, names)
     c.endForm()
     for _ in range(copies):
         c.doForm("scores")
@@ -63,7 +72,7 @@ def games_per_page(players: int) -> int:
     return 2 if players <= 5 else 1
 
 
-def _draw(pg: Page, w: float, h: float, players: int, lang: str) -> None:
+def _draw(pg: Page, w: float, h: float, players: int, lang: str, names: Sequence[str] = ()) -> None:
     left, right = MARGIN, w - MARGIN
     pg.text(left, MARGIN + 16, text(lang, "scores_title"), 18, bold=True, grey=0.05)
     games = games_per_page(players)
@@ -77,10 +86,11 @@ def _draw(pg: Page, w: float, h: float, players: int, lang: str) -> None:
             pg.c.setDash(3, 3)
             pg.line(left - 20, y0 - 4, right + 20, y0 - 4)
             pg.c.setDash()
-        _draw_game(pg, left, right, y0 + 6, y0 + slot_h - 12, players, lang)
+        _draw_game(pg, left, right, y0 + 6, y0 + slot_h - 12, players, lang, names)
 
 
-def _draw_game(pg: Page, left: float, right: float, top: float, bottom: float, players: int, lang: str) -> None:
+def _draw_game(pg: Page, left: float, right: float, top: float, bottom: float, players: int, lang: str,
+               names: Sequence[str] = ()) -> None:
     c = pg.c
     # Edict cards in play (write-in lines A..D) and the date.
     y = top + 12
@@ -118,8 +128,11 @@ def _draw_game(pg: Page, left: float, right: float, top: float, bottom: float, p
     for r in range(1, players, 2):
         pg.rect(left, body_top + r * row_h, name_w, row_h, stroke=False, fill=True)
 
-    # Headers.
+    # Headers, and the players' names when the sheet is printed for a table.
     pg.text(left + 6, top + head1 + head2 - 5, text(lang, "player"), 9, bold=True, grey=0.1)
+    for r, name in enumerate(names):
+        size = pg.fit_size(name, 11, name_w - 12)
+        pg.text(left + 6, body_top + (r + 0.5) * row_h + size / 3, name, size, grey=0.05)
     for s, sx in enumerate(season_x):
         season = SEASONS[s]
         name = season.name_tr if lang == "tr" else season.name_en

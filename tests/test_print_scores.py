@@ -109,3 +109,10 @@ def test_knarr_pad_in_turkish() -> None:
 def test_bad_arguments(func, kwargs: dict) -> None:
     with pytest.raises(ValueError):
         func(**kwargs)
+
+
+def test_names_prefill_the_rows() -> None:
+    text = _texts(scores_pdf(names=["Ayşe", "Bora", "Çağla"], lang="tr"))[0]
+    assert all(n in text for n in ("Ayşe", "Bora", "Çağla"))
+    pad = _texts(knarr_pad_pdf(names=["Ayşe", "Bora"]))[0]
+    assert pad.count("Ayşe") == 2 and pad.count("Bora") == 2  # two games per page for two players

@@ -112,6 +112,8 @@ def test_knarr_table_prints_its_score_pad_and_no_map_sheets(client):
 
     title = pdfium.PdfDocument(r.data).get_metadata_dict()["Title"]
     assert title == "Knarr score pad (3 players)"  # sized for the table's three players
+    text = pdfium.PdfDocument(r.data)[0].get_textpage().get_text_range()
+    assert all(name in text for name in ("Ann", "Bob", "Cem"))
     assert client.get(f"/t/{code}/print.pdf?kind=map").status_code == 404
     assert client.get(f"/t/{code}/player/0").status_code == 404
 

@@ -410,6 +410,8 @@ def test_table_score_sheet_has_a_row_per_player(client):
     assert r.status_code == 200 and page_count(r.data) == 1
     assert pdfium.PdfDocument(r.data).get_metadata_dict()["Title"] == "Cartographers score sheet (5 players)"
     assert f"mapsmith-{code}-score.pdf" in r.headers["Content-Disposition"]
+    text = pdfium.PdfDocument(r.data)[0].get_textpage().get_text_range()
+    assert all(name in text for name in ("Ann", "Bob", "Cem", "Deniz", "Ece"))
     r = client.get(f"/t/{code}/print.pdf?kind=chess", headers={"Accept": "application/json"})
     assert r.status_code == 404 and r.get_json()["code"] == "unknown_printable"
 

@@ -55,7 +55,7 @@ def join() -> Response:
 
 @bp.get("/print")
 def print_page() -> str:
-    return render_template("print.html", kinds=printing.available())
+    return render_template("print.html")
 
 
 @bp.get("/print/<kind>.pdf")
