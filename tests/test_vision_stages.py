@@ -9,7 +9,7 @@ import pytest
 from bench.synthphoto import draw_sheet, random_grid, random_player, render_sheet
 from companion.cartographers.data import MAPS
 from vision import quality
-from vision.classify import classify_cells, colour_groups, palette_examples, shape_descriptor
+from vision.classify import classify_cells, colour_groups, ink_strength, palette_examples, shape_descriptor
 from vision.coins import read_coins
 from vision.errors import PhotoError
 from vision.geometry import CANON_PPT, canon_for
@@ -117,7 +117,7 @@ def test_empty_legend_falls_back_to_the_palette_with_a_warning():
 @pytest.mark.parametrize("coins", [0, 1, 6, 14])
 def test_coins_counted(coins):
     img, _, canon = _drawn_canon(11, "pencil", coins=coins)
-    assert read_coins(normalise_light(img, canon, "A"), canon).count == coins
+    assert read_coins(ink_strength(normalise_light(img, canon, "A")), canon).count == coins
 
 
 def test_palette_colours_of_different_terrains_are_distinguishable():

@@ -59,6 +59,7 @@ class Example:
     direction: np.ndarray  # unit colour direction (ΔL·w, a, b)
     chroma: float
     coverage: float | None  # None for palette examples
+    patch: np.ndarray | None = None  # the legend cell's ink (for shape descriptors, computed on demand)
     shape: np.ndarray | None = None  # descriptor of the full cell
     shape_ruins: np.ndarray | None = None  # descriptor with the ruins glyph corner masked
     variants: tuple[np.ndarray, ...] = ()  # descriptors of the example turned by a few degrees
@@ -91,7 +92,9 @@ def to_lab(norm: np.ndarray) -> np.ndarray:
 
 
 def ink_strength(norm: np.ndarray) -> np.ndarray:
-    return np.clip(1.0 - norm.min(axis=2), 0, 1)
+    """1 − the darkest channel: how much any ink absorbs (channel-wise minimum is far faster than .min(axis=2))."""
+    darkest = np.minimum(np.minimum(norm[..., 0], norm[..., 1]), norm[..., 2])
+    return np.clip(1.0 - darkest, 0, 1)
 
 
 def colour_vectors(lab: np.ndarray) -> np.ndarray:
@@ -169,12 +172,22 @@ def _example_from_cell(terrain: str, norm: np.ndarray, lab: np.ndarray, ink: np.
     vec = colour_vectors(crop(lab, box, COLOUR_MARGIN))[on & strong]
     mean = np.median(vec, axis=0)
     chroma = float(np.hypot(mean[1], mean[2]))
-    ink_s = crop(ink, box, SHAPE_MARGIN).astype(np.float32)
+    return Example(terrain, _unit(mean), chroma, coverage, patch=crop(ink, box, SHAPE_MARGIN).astype(np.float32))
+
+
+def with_shapes(e: Example) -> Example:
+    """Fill in an example's shape descriptors (only needed when colours cannot tell terrains apart)."""
+    if e.patch is None or e.shape is not None:
+        return e
+    ink_s = e.patch
     keep = ruins_mask(ink_s.shape, SHAPE_MARGIN)
     h, w = ink_s.shape
     turned = [cv2.warpAffine(ink_s, cv2.getRotationMatrix2D((w / 2, h / 2), a, 1.0), (w, h)) for a in VARIANT_ANGLES]
-    return Example(terrain, _unit(mean), chroma, coverage, shape_descriptor(ink_s), shape_descriptor(ink_s, keep),
-                   tuple(shape_descriptor(t) for t in turned), tuple(shape_descriptor(t, keep) for t in turned))
+    e.shape = shape_descriptor(ink_s)
+    e.shape_ruins = shape_descriptor(ink_s, keep)
+    e.variants = tuple(shape_descriptor(t) for t in turned)
+    e.variants_ruins = tuple(shape_descriptor(t, keep) for t in turned)
+    return e
 
 
 def palette_examples() -> list[Example]:
@@ -321,6 +334,9 @@ def _classify_pass(lab, ink, boxes, side, examples, thr):
                       for g in range(n_groups)]
     shape_needed = any(len(t) > 1 for t in group_terrains)
     style = "colour" if not shape_needed else ("symbols" if n_groups == 1 else "mixed")
+    if shape_needed:
+        for e in examples:
+            with_shapes(e)
 
     printed = printed_cells(side)
     ruins = ruins_cells(side)

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.classify import ink_strength
 from vision.geometry import Canon
 
 FILLED_COVERAGE = 0.3  # share of the inner disc that must carry ink
@@ -20,13 +19,13 @@ class CoinReading:
     confidence: float  # lowest per-circle certainty
 
 
-def read_coins(norm: np.ndarray, canon: Canon, shift=None) -> CoinReading:
+def read_coins(ink: np.ndarray, canon: Canon, shift=None) -> CoinReading:
     """Which of the 14 circles are filled; a circle counts when ink covers its inner disc.
 
+    `ink` is `vision.classify.ink_strength` of the light-normalised canonical image.
     The inner disc (60 % of the radius) avoids the printed double ring; a cross,
     a dot, a scribble or a solid fill all cover it enough.
     """
-    ink = ink_strength(norm)
     filled, certainty = [], []
     for coin in canon.layout.coins:
         r = canon.px(coin.d_pt / 2)

@@ -49,16 +49,19 @@ def _side_profile(ink: np.ndarray, canon: Canon, side: str, t: float, half: floa
 def _find_border(offs: np.ndarray, prof: np.ndarray, width: float) -> float | None:
     """Outward offset of the border line: a dark band with blank paper just outside it."""
     w = max(1, int(round(width)))
-    best, best_pos = -1.0, None
-    for i in range(w + 3, len(prof) - w - 3):
-        band = prof[i - w // 2 : i - w // 2 + w].mean()
-        outside = prof[i + (w + 1) // 2 + 1 : i + (w + 1) // 2 + 4].mean()
-        score = band - outside
-        if score > best:
-            best, best_pos = score, offs[i]
-    if best < 0.25:
+    i = np.arange(w + 3, len(prof) - w - 3)
+    if len(i) == 0:
         return None
-    return float(best_pos)
+    c = np.concatenate([[0.0], np.cumsum(prof)])
+    lo = i - w // 2
+    band = (c[lo + w] - c[lo]) / w
+    o = i + (w + 1) // 2 + 1
+    outside = (c[np.minimum(o + 3, len(prof))] - c[o]) / 3
+    score = band - outside
+    k = int(np.argmax(score))
+    if score[k] < 0.25:
+        return None
+    return float(offs[i[k]])
 
 
 def _robust_curve(t: np.ndarray, v: np.ndarray, deg: int = 2) -> np.ndarray | None:

@@ -186,11 +186,12 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     blur = quality.edge_blur(canon_gray, boxes)
     quality.check_blur(blur, canon, "colour")
     norm = normalise_light(canon_img, canon, loc.side)
-    warp = fit_grid(ink_strength(norm), canon)
+    ink = ink_strength(norm)
+    warp = fit_grid(ink, canon)
     offsets = cell_offsets(warp)
     cls = classify_cells(norm, canon, loc.side, offsets, warp.box)
     quality.check_blur(blur, canon, cls.style)  # symbols need a sharper photo than colour fills
-    coins = read_coins(norm, canon, warp.shift)
+    coins = read_coins(ink, canon, warp.shift)
     notes = [*loc.warnings, *cls.warnings]
     if coins.confidence < 0.3:
         notes.append(Note.of("coins_unsure"))
