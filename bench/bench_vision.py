@@ -169,6 +169,11 @@ def main(argv: list[str] | None = None) -> int:
     curled = [(6000 + k, PhotoSpec(style=("pencil", "marker", "graphite")[k % 3], megapixels=mp, curl=0.015))
               for k in range(max(3, n // 2))]
     plan.append(("strong paper curl (1.5 % of the page), all styles", curled))
+    # Held out: seeds never looked at during development, and harsher photos (small, soft, bent, 35° tilt).
+    hard = [(9000 + k, PhotoSpec(style=("pencil", "marker", "graphite")[k % 3], megapixels=1.5 + (k % 4) * 0.5,
+                                 blur=0.8 + (k % 5) * 0.25, curl=0.01, fill=(0.6, 0.8)))
+            for k in range(n)]
+    plan.append(("held-out hard: 1.5–3 MP, soft focus, 1 % curl, all styles", hard))
     if not args.no_unmarked:
         plan.append(("unmarked sheet (colour, no legend)",
                      specs_for("pencil", n - n // 2, 4000, False, mp) + specs_for("marker", n // 2, 5000, False, mp)))
