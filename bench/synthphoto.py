@@ -399,7 +399,7 @@ def _camera_corners(rng, page_w: float, page_h: float, tilt_deg: float) -> np.nd
 
 def photograph(page: np.ndarray, rng, megapixels: float, tilt_deg: float = 35, curl: float = 0.004,
                fill: tuple[float, float] = (0.6, 0.9), quality: int | None = None, blur: float | None = None,
-               dark: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+               dark: float | None = None, glare: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Photograph an RGB page image; returns (BGR photo uint8, 3×3 homography page px → photo px)."""
     ph, pw = page.shape[:2]
     aspect = 4 / 3
@@ -467,6 +467,13 @@ def photograph(page: np.ndarray, rng, megapixels: float, tilt_deg: float = 35, c
     out *= gains
     del light_img
     sigma = rng.uniform(0.3, 1.2) * math.sqrt(megapixels / 3) if blur is None else blur
+    if glare > 0:  # a specular highlight on the sheet: a bright blob that saturates, washing out ink
+        gx, gy = proj.mean(0) + (proj.max(0) - proj.min(0)) * rng.uniform(-0.25, 0.25, 2)
+        r = rng.uniform(0.03, 0.06) * min(W, H)
+        yy, xx = np.ogrid[0:H, 0:W]
+        blob = np.exp(-(((xx - gx) / (r * rng.uniform(1, 2))) ** 2 + ((yy - gy) / r) ** 2)).astype(np.float32)
+        out += (glare * 255 * blob)[..., None]
+        del blob
     if sigma > 0.2:
         out = cv2.GaussianBlur(out, (0, 0), sigma)
     out += rng.normal(0, rng.uniform(1, 4), (H, W, 1)).astype(np.float32)
@@ -489,6 +496,7 @@ class PhotoSpec:
     dark: float | None = None
     fill: tuple[float, float] = (0.75, 0.95)
     curl: float = 0.004
+    glare: float = 0.0  # strength of a specular highlight (0 = none, 1 = fully saturated core)
 
 
 def make_photo(seed: int, spec: PhotoSpec = PhotoSpec()) -> SynthPhoto:  # noqa: B008
@@ -507,7 +515,8 @@ def make_photo(seed: int, spec: PhotoSpec = PhotoSpec()) -> SynthPhoto:  # noqa:
     coins = int(rng.integers(0, COIN_TRACK_LENGTH + 1))
     player = random_player(rng, style)
     drawn = draw_sheet(page, ppt, side, grid, coins, player, rng, legend=spec.legend and spec.marked)
-    photo, Hm = photograph(drawn, rng, mp, spec.tilt_deg, spec.curl, spec.fill, spec.quality, spec.blur, spec.dark)
+    photo, Hm = photograph(drawn, rng, mp, spec.tilt_deg, spec.curl, spec.fill, spec.quality, spec.blur, spec.dark,
+                           spec.glare)
     q = spec.quality or int(rng.integers(60, 96))
     ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, q])
     assert ok

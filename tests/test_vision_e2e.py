@@ -216,3 +216,13 @@ def test_unmarked_side_hint_is_respected():
     p = make_photo(402, PhotoSpec(style="marker", megapixels=2.5, marked=False))
     r = read_sheet(p.data, side=p.side, overlay=False)
     assert r.side == p.side and r.grid == p.grid
+
+
+@pytest.mark.parametrize("seed", [9107, 9110])
+def test_glare_does_not_give_silently_wrong_cells(seed):
+    """A reflection washes cells out: the misreads must be flagged (bench/README.md has the residual rate)."""
+    p = make_photo(seed, PhotoSpec(style="graphite", megapixels=2.5, glare=1.0))
+    r = read_sheet(p.data, overlay=False)
+    wrong = {(i, j) for i in range(11) for j in range(11) if r.grid[i][j] != p.grid[i][j]}
+    assert wrong <= set(r.doubtful_cells())
+    assert {"glare", "glare_legend"} & {n.code for n in r.notes}

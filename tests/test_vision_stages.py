@@ -197,3 +197,22 @@ def test_grid_fit_measures_a_shifted_and_a_bent_sheet():
     off = cell_offsets(fit_grid(ink_strength(normalise_light(bent, canon, "A")), canon))
     middle, edge = off[5, 5, 1], off[5, 0, 1]
     assert middle > edge + 2 and 5 <= middle <= 10
+
+
+def test_glare_washes_out_outlines_and_is_found():
+    from vision.glare import glare_cells, glare_legend
+
+    img, _, canon = _drawn_canon(12, "pencil")
+    x, y, s = canon.cell_box(4, 6)
+    washed = img.copy()
+    washed[int(y - s) : int(y + 2 * s), int(x - s) : int(x + 2 * s)] = 255  # a saturated highlight over 3×3 cells
+    lx, ly, ls = canon.legend_boxes()["water"]
+    washed[int(ly - 5) : int(ly + ls + 5), int(lx - 5) : int(lx + ls + 5)] = 255
+    boxes = {(r, c): canon.cell_box(r, c) for r in range(11) for c in range(11)}
+    ink_clean = ink_strength(normalise_light(img, canon, "A"))
+    ink_glare = ink_strength(normalise_light(washed, canon, "A"))
+    assert glare_cells(ink_clean, boxes) == set()
+    assert glare_legend(ink_clean, canon.legend_boxes()) == set()
+    assert (4, 6) in glare_cells(ink_glare, boxes) and glare_cells(ink_glare, boxes) <= {
+        (r, c) for r in range(2, 7) for c in range(4, 9)}
+    assert glare_legend(ink_glare, canon.legend_boxes()) == {"water"}

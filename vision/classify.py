@@ -27,6 +27,7 @@ from skimage.feature import hog
 
 from companion.cartographers.data import GRID_SIZE
 from vision.geometry import Canon, printed_cells, ruins_cells
+from vision.glare import CELL_FADED, glare_confidence_cap, glare_legend, outline_ratios
 from vision.messages import Note
 
 DRAWABLE = ("forest", "village", "farm", "water", "monster")
@@ -283,14 +284,20 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarra
     ink = np.maximum(ink_strength(norm), np.hypot(lab[..., 1], lab[..., 2]) / CHROMA_INK)
     warnings: list[Note] = []
     legend = legend_examples(norm, lab, ink, canon, move_box)
-    missing = [t for t in DRAWABLE if t not in legend]
+    legend_boxes = {t: (move_box(b) if move_box else b) for t, b in canon.legend_boxes().items()}
+    glared = sorted(glare_legend(ink, legend_boxes), key=DRAWABLE.index)
+    if glared:  # a washed-out legend square would teach the wrong colour or shape
+        warnings.append(Note.of("glare_legend", terrains=tuple(glared)))
+        legend = {t: e for t, e in legend.items() if t not in glared}
+    missing = [t for t in DRAWABLE if t not in legend and t not in glared]
     examples: list[Example] = [legend[t] for t in DRAWABLE if t in legend]
     if missing:
         if len(missing) < len(DRAWABLE):
             warnings.append(Note.of("legend_incomplete", terrains=tuple(missing)))
         else:
             warnings.append(Note.of("legend_empty"))
-        examples += [e for e in palette_examples() if e.terrain in missing]
+    if missing or glared:
+        examples += [e for e in palette_examples() if e.terrain in missing or e.terrain in glared]
     cov_ref = [e.coverage for e in examples if e.coverage is not None]
     thr = float(np.clip(0.35 * min(cov_ref), 0.025, 0.15)) if cov_ref else 0.08
     boxes = {(r, c): _shifted(canon.cell_box(r, c), offsets, r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)}
@@ -302,6 +309,22 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarra
         if learned:
             examples = [e for e in examples if e.terrain not in learned] + list(learned.values())
             grid, conf, style, feats = _classify_pass(lab, ink, boxes, side, examples, thr)
+    if glared and style != "colour":  # a symbol class lost its example: no drawn cell can be trusted
+        for r in range(GRID_SIZE):
+            for c in range(GRID_SIZE):
+                if grid[r][c] in DRAWABLE:
+                    conf[r, c] = min(conf[r, c], 0.5)
+    printed = printed_cells(side)
+    ratio = outline_ratios(ink, boxes)
+    cap = glare_confidence_cap(ratio)
+    washed = {(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)
+              if ratio[r, c] < CELL_FADED and (r, c) not in printed}
+    for r in range(GRID_SIZE):
+        for c in range(GRID_SIZE):
+            if (r, c) not in printed:
+                conf[r, c] = min(conf[r, c], cap[r, c])
+    if washed:
+        warnings.append(Note.of("glare", n=len(washed)))
     return Classification(grid, conf, examples, style, warnings)
 
 

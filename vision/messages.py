@@ -82,6 +82,14 @@ WARNINGS: dict[str, dict[str, str]] = {
         "en": "{n} cell(s) are uncertain: please check the highlighted cells",
         "tr": "{n} hücreden emin olunamadı: lütfen işaretli hücreleri kontrol edin",
     },
+    "glare": {
+        "en": "{n} cell(s) are hidden by a reflection: check them, or retake the photo without the glare",
+        "tr": "{n} hücre bir yansıma yüzünden görünmüyor: kontrol edin ya da parlama olmadan yeniden çekin",
+    },
+    "glare_legend": {
+        "en": "a reflection hides part of the legend row ({terrains}): check the result or retake the photo",
+        "tr": "bir yansıma örnek satırının bir kısmını gizliyor ({terrains}): sonucu kontrol edin ya da yeniden çekin",
+    },
     "unmarked": {
         "en": "sheet without corner markers: read from the grid border (check the result)",
         "tr": "köşe işareti olmayan kağıt: harita ızgaranın kenarından okundu (sonucu kontrol edin)",

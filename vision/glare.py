@@ -1,0 +1,75 @@
+"""Glare: find cells washed out by a specular highlight, so they are flagged instead of read as empty.
+
+A bright reflection saturates the sensor: paper, pencil and print all become
+white there. Saturation alone proves nothing (bright paper clips too), but the
+printed lines are the tell: around every cell the grid (or the legend box) is
+printed, and a player's drawing only ever makes it darker. A cell whose own
+printed outline has faded far below the sheet's typical outline is under glare.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.cartographers.data import GRID_SIZE
+
+# Outlines of empty cells are the faintest normal ones (a drawing only darkens an outline), so a grid cell is
+# compared with the lower quartile of all cells; the five legend boxes are printed alike, so with their median.
+CELL_FADED, CELL_REF_PERCENTILE = 0.3, 25
+LEGEND_FADED = 0.5
+PARTLY_FADED = 0.5  # between CELL_FADED and this, confidence is capped in proportion
+
+
+def outline_strength(ink: np.ndarray, box: tuple[float, float, float]) -> float:
+    """Mean ink along the middle 60 % of a square's four edges (max over ±2 px across each edge)."""
+    x, y, s = box
+    h, w = ink.shape
+    along = np.linspace(0.2, 0.8, 12) * s
+    across = np.arange(-2, 3)
+    vals = []
+    for horizontal, fixed in ((True, y), (True, y + s), (False, x), (False, x + s)):
+        if horizontal:
+            xs = np.clip(np.round(x + along).astype(int), 0, w - 1)
+            ys = np.clip(np.round(fixed + across).astype(int), 0, h - 1)
+            vals.append(ink[np.ix_(ys, xs)].max(axis=0).mean())
+        else:
+            ys = np.clip(np.round(y + along).astype(int), 0, h - 1)
+            xs = np.clip(np.round(fixed + across).astype(int), 0, w - 1)
+            vals.append(ink[np.ix_(ys, xs)].max(axis=1).mean())
+    return float(np.mean(vals))
+
+
+def washed_out(strengths: np.ndarray, faded: float, percentile: float = 50) -> np.ndarray:
+    """True where an outline is much fainter than the typical outline of its kind."""
+    ref = float(np.percentile(strengths, percentile))
+    if ref < 0.04:  # outlines invisible everywhere: nothing to compare against
+        return np.zeros(strengths.shape, bool)
+    return strengths < faded * ref
+
+
+def outline_ratios(ink: np.ndarray, boxes: dict[tuple[int, int], tuple[float, float, float]]) -> np.ndarray:
+    """11×11 outline strength of each grid cell relative to the sheet's faint-outline reference (1 = normal)."""
+    keys = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)]
+    strength = np.array([outline_strength(ink, boxes[k]) for k in keys])
+    ref = float(np.percentile(strength, CELL_REF_PERCENTILE))
+    if ref < 0.04:
+        return np.ones((GRID_SIZE, GRID_SIZE))
+    return (strength / ref).reshape(GRID_SIZE, GRID_SIZE)
+
+
+def glare_cells(ink: np.ndarray, boxes: dict[tuple[int, int], tuple[float, float, float]]) -> set[tuple[int, int]]:
+    """Grid cells (row, col) whose printed outline has faded under a highlight."""
+    ratio = outline_ratios(ink, boxes)
+    return {(int(r), int(c)) for r, c in zip(*np.nonzero(ratio < CELL_FADED), strict=True)}
+
+
+def glare_confidence_cap(ratio: np.ndarray) -> np.ndarray:
+    """Highest confidence a cell may keep given how faded its outline is: 0 when washed out, 1 when normal."""
+    return np.clip((ratio - CELL_FADED) / (PARTLY_FADED - CELL_FADED), 0, 1)
+
+
+def glare_legend(ink: np.ndarray, boxes: dict[str, tuple[float, float, float]]) -> set[str]:
+    """Legend squares whose printed box has faded under a highlight."""
+    names = list(boxes)
+    strength = np.array([outline_strength(ink, boxes[n]) for n in names])
+    return {n for n, bad in zip(names, washed_out(strength, LEGEND_FADED), strict=True) if bad}
