@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import chain
 
 from .data import GRID_SIZE, MAPS
 from .shapes import Cell, Shape, orientations
 from .terrain import DRAWABLE, Terrain, parse_terrain
 
 N = GRID_SIZE
+TERRAINS: tuple[Terrain, ...] = tuple(Terrain)  # iterating the enum class itself is slow on the scoring path
 ALL_CELLS: tuple[Cell, ...] = tuple((r, c) for r in range(N) for c in range(N))
 
 
@@ -104,11 +106,11 @@ class Board:
     @cached_property
     def flat(self) -> tuple[Terrain, ...]:
         """Row-major terrains, index r * 11 + c: the fast path for scoring."""
-        return tuple(t for row in self.grid for t in row)
+        return tuple(chain.from_iterable(self.grid))
 
     @cached_property
     def indices_by_terrain(self) -> dict[Terrain, list[int]]:
-        out: dict[Terrain, list[int]] = {t: [] for t in Terrain}
+        out: dict[Terrain, list[int]] = {t: [] for t in TERRAINS}
         for i, t in enumerate(self.flat):
             out[t].append(i)
         return out
@@ -227,8 +229,10 @@ def fallback_needed(board: Board, options: Sequence[Shape], *, ruins_required: b
 
 def surrounded_mountains(board: Board) -> list[Cell]:
     """Mountains whose four orthogonal neighbours are filled: each is worth one coin, once."""
+    flat = board.flat
     return [
-        m for m in board.cells_of(Terrain.MOUNTAIN) if all(board.is_filled(n) for n in neighbours(*m))
+        ALL_CELLS[m] for m in board.indices_by_terrain[Terrain.MOUNTAIN]
+        if all(flat[n] is not Terrain.EMPTY for n in NEIGHBOUR_INDICES[m])
     ]
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .board import ALL_CELLS, EDGE_INDICES, NEIGHBOUR_INDICES, Board, N, surrounded_mountains
-from .data import SCORING_BY_ID
+from .data import MAPS, SCORING_BY_ID
 from .shapes import Cell
 from .terrain import Terrain
 
@@ -86,13 +86,6 @@ def clusters(board: Board, terrain: Terrain) -> list[Group]:
     return [tuple(ALL_CELLS[i] for i in g) for g in _cluster_indices(board, terrain)]
 
 
-def _touching(board: Board, group: list[int]) -> set[Terrain]:
-    """Terrains orthogonally next to a cluster (outside it)."""
-    flat = board.flat
-    members = set(group)
-    return {flat[n] for i in group for n in NB[i] if n not in members}
-
-
 def _near(board: Board, terrain: Terrain) -> set[int]:
     """Cells orthogonally next to at least one cell of a terrain (cached per board)."""
     cache = board.__dict__.setdefault("_near", {})
@@ -128,7 +121,7 @@ def greenbough(board: Board) -> CardScore:
     forests = board.indices_by_terrain[FOREST]
     rows = sorted({i // N for i in forests})
     cols = sorted({i % N for i in forests})
-    lines = [range(r * N, r * N + N) for r in rows] + [range(c, N * N, N) for c in cols]
+    lines = [ROWS[r] for r in rows] + [COLUMNS[c] for c in cols]
     return _score("greenbough", len(rows) + len(cols), forests, lines)
 
 
@@ -164,9 +157,15 @@ def mages_valley(board: Board) -> CardScore:
     return _score("mages_valley", 2 * len(water) + len(farm), water + farm)
 
 
+RUINS: dict[str, frozenset[int]] = {side: frozenset(r * N + c for r, c in m.ruins) for side, m in MAPS.items()}
+NEXT_TO_RUINS: dict[str, frozenset[int]] = {
+    side: frozenset(n for i in ruins for n in NB[i]) for side, ruins in RUINS.items()
+}
+
+
 def golden_granary(board: Board) -> CardScore:
-    ruins = {r * N + c for r, c in board.ruins}
-    water = [i for i in board.indices_by_terrain[WATER] if any(n in ruins for n in NB[i])]
+    ruins, next_to_ruins = RUINS[board.side], NEXT_TO_RUINS[board.side]
+    water = [i for i in board.indices_by_terrain[WATER] if i in next_to_ruins]
     farm = [i for i in board.indices_by_terrain[FARM] if i in ruins]
     return _score("golden_granary", len(water) + 3 * len(farm), water + farm)
 
@@ -174,10 +173,10 @@ def golden_granary(board: Board) -> CardScore:
 def shoreside_expanse(board: Board) -> CardScore:
     scoring: list[list[int]] = []
     for terrain, other in ((FARM, WATER), (WATER, FARM)):
+        near_other = _near(board, other)
         for group in _cluster_indices(board, terrain):
-            if any(i in EDGE_INDICES for i in group) or other in _touching(board, group):
-                continue
-            scoring.append(group)
+            if not any(i in EDGE_INDICES or i in near_other for i in group):
+                scoring.append(group)
     return _score("shoreside_expanse", 3 * len(scoring), (i for g in scoring for i in g), scoring)
 
 
@@ -189,7 +188,8 @@ def wildholds(board: Board) -> CardScore:
 
 
 def great_city(board: Board) -> CardScore:
-    free = [g for g in _cluster_indices(board, VILLAGE) if MOUNTAIN not in _touching(board, g)]
+    near_mountain = _near(board, MOUNTAIN)
+    free = [g for g in _cluster_indices(board, VILLAGE) if not any(i in near_mountain for i in g)]
     if not free:
         return _score("great_city", 0)
     best = max(free, key=len)  # first of equal-size clusters: any one of them scores the same
@@ -197,7 +197,11 @@ def great_city(board: Board) -> CardScore:
 
 
 def greengold_plains(board: Board) -> CardScore:
-    scoring = [g for g in _cluster_indices(board, VILLAGE) if len(_touching(board, g) & GREENGOLD_TYPES) >= 3]
+    near = [_near(board, t) for t in GREENGOLD_TYPES]
+    scoring = [
+        g for g in _cluster_indices(board, VILLAGE)
+        if sum(1 for n in near if any(i in n for i in g)) >= 3
+    ]
     return _score("greengold_plains", 3 * len(scoring), (i for g in scoring for i in g), scoring)
 
 
@@ -211,33 +215,40 @@ def shieldgate(board: Board) -> CardScore:
 
 # -- arrangement ---------------------------------------------------------------
 
+ROWS: tuple[range, ...] = tuple(range(r * N, r * N + N) for r in range(N))
+COLUMNS: tuple[range, ...] = tuple(range(c, N * N, N) for c in range(N))
+
+
 def borderlands(board: Board) -> CardScore:
-    flat = board.flat
-    lines = [range(r * N, r * N + N) for r in range(N)] + [range(c, N * N, N) for c in range(N)]
-    full = [line for line in lines if all(flat[i] is not EMPTY for i in line)]
+    empty = board.indices_by_terrain[EMPTY]
+    open_rows = {i // N for i in empty}
+    open_cols = {i % N for i in empty}
+    full = [ROWS[r] for r in range(N) if r not in open_rows] + [COLUMNS[c] for c in range(N) if c not in open_cols]
     return _score("borderlands", 6 * len(full), (i for g in full for i in g), full)
 
 
 def lost_barony(board: Board) -> CardScore:
-    """Largest all-filled square by the classic dynamic programme over bottom-right corners."""
-    flat = board.flat
-    best, best_at = 0, 0
-    prev = [0] * (N + 1)
-    for r in range(N):
-        cur = [0] * (N + 1)
-        base = r * N
-        for c in range(N):
-            if flat[base + c] is not EMPTY:
-                k = 1 + min(prev[c], prev[c + 1], cur[c])
-                cur[c + 1] = k
-                if k > best:
-                    best, best_at = k, base + c
-        prev = cur
-    if not best:
+    """Largest all-filled square, grown one size at a time on row bitmasks.
+
+    Bit c of `squares[r]` says the k×k square with top-left (r, c) is all filled;
+    a (k+1)-square is four overlapping k-squares, i.e. two rows and a one-bit shift.
+    """
+    full_row = (1 << N) - 1
+    squares = [full_row for _ in range(N)]
+    for i in board.indices_by_terrain[EMPTY]:
+        squares[i // N] &= ~(1 << (i % N))
+    if not any(squares):
         return _score("lost_barony", 0)
-    r1, c1 = divmod(best_at, N)
-    square = [r * N + c for r in range(r1 - best + 1, r1 + 1) for c in range(c1 - best + 1, c1 + 1)]
-    return _score("lost_barony", 3 * best, square, [square])
+    k = 1
+    while True:
+        grown = [a & b & (a >> 1) & (b >> 1) for a, b in zip(squares, squares[1:], strict=False)]
+        if not any(grown):
+            break
+        squares, k = grown, k + 1
+    r0 = next(r for r, bits in enumerate(squares) if bits)
+    c0 = (squares[r0] & -squares[r0]).bit_length() - 1
+    square = [r * N + c for r in range(r0, r0 + k) for c in range(c0, c0 + k)]
+    return _score("lost_barony", 3 * k, square, [square])
 
 
 BROKEN_ROAD_LINES: tuple[tuple[int, ...], ...] = tuple(
