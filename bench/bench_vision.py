@@ -174,6 +174,9 @@ def main(argv: list[str] | None = None) -> int:
                                  blur=0.8 + (k % 5) * 0.25, curl=0.01, fill=(0.6, 0.8)))
             for k in range(n)]
     plan.append(("held-out hard: 1.5–3 MP, soft focus, 1 % curl, all styles", hard))
+    glare = [(9100 + k, PhotoSpec(style=("pencil", "marker", "graphite")[k % 3], megapixels=mp or 3.0, glare=1.0))
+             for k in range(max(3, n // 2))]
+    plan.append(("glare: a saturated reflection on the sheet, all styles", glare))
     if not args.no_unmarked:
         plan.append(("unmarked sheet (colour, no legend)",
                      specs_for("pencil", n - n // 2, 4000, False, mp) + specs_for("marker", n // 2, 5000, False, mp)))

@@ -323,6 +323,11 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarra
         for c in range(GRID_SIZE):
             if (r, c) not in printed:
                 conf[r, c] = min(conf[r, c], cap[r, c])
+    # A highlight's halo upsets the light estimate around it (tinted paper, faded ink): doubt its neighbours too.
+    halo = {(r + dr, c + dc) for r, c in washed for dr in (-1, 0, 1) for dc in (-1, 0, 1)} - washed
+    for r, c in halo:
+        if 0 <= r < GRID_SIZE and 0 <= c < GRID_SIZE and (r, c) not in printed:
+            conf[r, c] = min(conf[r, c], 0.5)
     if washed:
         warnings.append(Note.of("glare", n=len(washed)))
     return Classification(grid, conf, examples, style, warnings)
