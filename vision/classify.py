@@ -315,7 +315,8 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarra
                 if grid[r][c] in DRAWABLE:
                     conf[r, c] = min(conf[r, c], 0.5)
     printed = printed_cells(side)
-    ratio = outline_ratios(ink, boxes)
+    empty = {(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if grid[r][c] == "empty"}
+    ratio = outline_ratios(ink, boxes, empty)
     cap = glare_confidence_cap(ratio)
     washed = {(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)
               if ratio[r, c] < CELL_FADED and (r, c) not in printed}

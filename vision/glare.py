@@ -47,11 +47,17 @@ def washed_out(strengths: np.ndarray, faded: float, percentile: float = 50) -> n
     return strengths < faded * ref
 
 
-def outline_ratios(ink: np.ndarray, boxes: dict[tuple[int, int], tuple[float, float, float]]) -> np.ndarray:
-    """11×11 outline strength of each grid cell relative to the sheet's faint-outline reference (1 = normal)."""
+def outline_ratios(ink: np.ndarray, boxes: dict[tuple[int, int], tuple[float, float, float]],
+                   empty: set[tuple[int, int]] | None = None) -> np.ndarray:
+    """11×11 outline strength of each grid cell relative to the sheet's faint-outline reference (1 = normal).
+
+    The reference is the median outline of the cells read as empty (their outline is the bare printed line)
+    when there are enough of them; otherwise the lower quartile of all cells.
+    """
     keys = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)]
     strength = np.array([outline_strength(ink, boxes[k]) for k in keys])
-    ref = float(np.percentile(strength, CELL_REF_PERCENTILE))
+    plain = [s for k, s in zip(keys, strength, strict=True) if empty and k in empty]
+    ref = float(np.median(plain)) if len(plain) >= 8 else float(np.percentile(strength, CELL_REF_PERCENTILE))
     if ref < 0.04:
         return np.ones((GRID_SIZE, GRID_SIZE))
     return (strength / ref).reshape(GRID_SIZE, GRID_SIZE)
