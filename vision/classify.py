@@ -76,6 +76,7 @@ class CellFeatures:
     shape: np.ndarray | None
     ink: float  # mean ink strength of inked pixels
     colour: np.ndarray | None = None  # unit median colour direction of the cell's strong ink
+    chroma: float = 0.0  # Lab chroma of that median colour
 
 
 @dataclass
@@ -249,7 +250,7 @@ def cell_features(lab: np.ndarray, ink: np.ndarray, box: tuple[float, float, flo
     votes = np.zeros(len(examples), np.float32)
     mean_cos = 0.0
     ink_mean = 0.0
-    colour = None
+    colour, chroma = None, 0.0
     if on.any():
         vec = _unit(colour_vectors(crop(lab, box, COLOUR_MARGIN))[on])
         dirs = np.stack([e.direction for e in examples])
@@ -260,12 +261,13 @@ def cell_features(lab: np.ndarray, ink: np.ndarray, box: tuple[float, float, flo
         mean_cos = float(np.average(cos[np.arange(len(best)), best], weights=w))
         ink_mean = float(w.mean())
         strong = w >= np.median(w)
-        colour = _unit(np.median(colour_vectors(crop(lab, box, COLOUR_MARGIN))[on][strong], axis=0))
+        median = np.median(colour_vectors(crop(lab, box, COLOUR_MARGIN))[on][strong], axis=0)
+        colour, chroma = _unit(median), float(np.hypot(median[1], median[2]))
     shape = None
     if want_shape:
         ink_s = crop(ink, box, SHAPE_MARGIN)
         shape = shape_descriptor(ink_s, ruins_mask(ink_s.shape, SHAPE_MARGIN) if is_ruins else None)
-    return CellFeatures(coverage, votes, mean_cos, shape, ink_mean, colour)
+    return CellFeatures(coverage, votes, mean_cos, shape, ink_mean, colour, chroma)
 
 
 def _sigmoid(x: float) -> float:
@@ -335,16 +337,13 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarra
 
 
 def _learn_colours(grid, conf, feats, terrains) -> dict[str, Example]:
+    """This sheet's own colour for each terrain: the mean of the cells the palette pass was sure about."""
     out = {}
     for t in terrains:
-        cols = [f.colour for (r, c), f in feats.items() if grid[r][c] == t and conf[r, c] > 0.6
-                and f.colour is not None]
-        if len(cols) >= 2:
-            d = _unit(np.mean(cols, axis=0))
-            out[t] = Example(t, d, 0.0, None, from_legend=False)
-    for t, e in out.items():  # chroma of the learned direction, in the same units as legend examples
-        e.chroma = float(np.hypot(e.direction[1], e.direction[2]) * 50)
-        out[t] = e
+        sure = [f for (r, c), f in feats.items() if grid[r][c] == t and conf[r, c] > 0.6 and f.colour is not None]
+        if len(sure) >= 2:
+            direction = _unit(np.mean([f.colour for f in sure], axis=0))
+            out[t] = Example(t, direction, float(np.median([f.chroma for f in sure])), None, from_legend=False)
     return out
 
 
