@@ -64,40 +64,22 @@ def cmd_read(args: argparse.Namespace) -> int:
 
 
 def cmd_score_photo(args: argparse.Namespace) -> int:
-    from companion.cartographers.board import Board, BoardError
-    from companion.cartographers.data import SCORING_BY_ID
-    from companion.cartographers.scoring import monster_penalty, mountain_coins, score_card
+    from companion.cartographers.board import Board
+    from companion.cartographers.cli import print_map_score
+    from companion.cartographers.scoring import parse_card_ids, score_map
 
-    cards = [c.strip() for c in args.cards.split(",") if c.strip()]
-    unknown = [c for c in cards if c not in SCORING_BY_ID]
-    if not cards or unknown:
-        return _fail(ValueError(f"unknown scoring card {(unknown or [''])[0]!r} (known: {', '.join(SCORING_BY_ID)})"),
-                     args.json)
     try:
+        cards = parse_card_ids(args.cards)
         reading = _read(args, overlay=False)
         board = Board.from_words(reading.side, reading.grid)
-    except (PhotoError, BoardError, ValueError) as exc:
+    except (PhotoError, ValueError) as exc:  # BoardError is a ValueError
         return _fail(exc, args.json)
-    results = [score_card(c, board) for c in cards]
-    mountains = mountain_coins(board)
-    monsters = monster_penalty(board)
+    result = score_map(board, cards)
     if args.json:
-        print(json.dumps({
-            "side": board.side,
-            "cards": {r.card_id: r.to_dict() for r in results},
-            "coins": reading.coins,
-            "mountain_coins": mountains.points,
-            "monsters": monsters.points,
-            "monster_cells": [list(c) for c in monsters.cells],
-            "reading": reading.to_dict(),
-        }))
+        print(json.dumps({"side": board.side, **result.to_dict(), "coins": reading.coins,
+                          "reading": reading.to_dict()}))
         return 0
-    width = max([len(SCORING_BY_ID[c].name_en) for c in cards] + [len("surrounded mountains")])
-    for r in results:
-        print(f"{SCORING_BY_ID[r.card_id].name_en:<{width}}  {r.points:>3}")
-    print(f"{'coins (coin track)':<{width}}  {reading.coins:>3}")
-    print(f"{'surrounded mountains':<{width}}  {mountains.points:>3}")
-    print(f"{'monster penalty':<{width}}  {-monsters.points:>3}")
+    print_map_score(result, "coins (coin track)", reading.coins)
     for w in reading.warnings:
         print(f"warning: {w}")
     return 0

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from .board import Board, BoardError
-from .data import SCORING_BY_ID, SCORING_CARDS, SEASONS
-from .scoring import monster_penalty, mountain_coins, score_card
+from .data import SCORING_BY_ID, SEASONS
+from .scoring import MapScore, parse_card_ids, score_map
 from .session import Game, GameError, Setup, card_view
 from .shapes import render
 
@@ -50,37 +50,29 @@ def load_map(path: str) -> tuple[Board, int]:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    cards = [c.id for c in SCORING_CARDS]
-    if args.cards:
-        cards = [c.strip() for c in args.cards.split(",") if c.strip()]
-        unknown = [c for c in cards if c not in SCORING_BY_ID]
-        if unknown:
-            return fail(f"unknown scoring card {unknown[0]!r} (known: {', '.join(SCORING_BY_ID)})")
     try:
+        cards = parse_card_ids(args.cards)
         board, coins = load_map(args.map)
-    except BoardError as exc:
+    except ValueError as exc:  # BoardError is a ValueError
         return fail(str(exc))
-    results = [score_card(c, board) for c in cards]
-    mountains = mountain_coins(board)
-    monsters = monster_penalty(board)
+    result = score_map(board, cards)
     if args.json:
-        print(json.dumps({
-            "side": board.side,
-            "cards": {r.card_id: r.to_dict() for r in results},
-            "coins": coins,
-            "mountain_coins": mountains.points,
-            "total_coins": coins + mountains.points,
-            "monsters": monsters.points,
-            "monster_cells": [list(c) for c in monsters.cells],
-        }))
+        print(json.dumps({"side": board.side, **result.to_dict(), "coins": coins,
+                          "total_coins": coins + result.mountain_coins.points}))
         return 0
-    width = max(len(SCORING_BY_ID[c].name_en) for c in cards)
-    for r in results:
-        print(f"{SCORING_BY_ID[r.card_id].name_en:<{width}}  {r.points:>3}")
-    print(f"{'coins (given)':<{width}}  {coins:>3}")
-    print(f"{'coins from mountains':<{width}}  {mountains.points:>3}")
-    print(f"{'monster penalty':<{width}}  {-monsters.points:>3}")
+    print_map_score(result, "coins (given)", coins)
     return 0
+
+
+def print_map_score(result: MapScore, coins_label: str, coins: int) -> None:
+    """The plain-text table shared by `mapsmith score` and `mapsmith score-photo`."""
+    names = [SCORING_BY_ID[c.card_id].name_en for c in result.cards]
+    width = max([len(n) for n in names] + [len("coins from mountains"), len(coins_label)])
+    for name, card in zip(names, result.cards, strict=True):
+        print(f"{name:<{width}}  {card.points:>3}")
+    print(f"{coins_label:<{width}}  {coins:>3}")
+    print(f"{'coins from mountains':<{width}}  {result.mountain_coins.points:>3}")
+    print(f"{'monster penalty':<{width}}  {-result.monsters.points:>3}")
 
 
 def describe(cid: str) -> str:

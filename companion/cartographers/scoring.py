@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .board import ALL_CELLS, EDGE_INDICES, NEIGHBOUR_INDICES, Board, N, surrounded_mountains
-from .data import MAPS, SCORING_BY_ID
+from .data import MAPS, SCORING_BY_ID, SCORING_CARDS
 from .shapes import Cell
 from .terrain import Terrain
 
@@ -343,3 +343,35 @@ def score_season(board: Board, edict_cards: Sequence[str], coins: int) -> Season
 def total_coins(board: Board, shape_coins: int) -> int:
     """Coin-track total from coins earned by coin shapes plus the mountains the map shows surrounded."""
     return shape_coins + mountain_coins(board).points
+
+
+@dataclass(frozen=True)
+class MapScore:
+    """A whole map scored on chosen cards, as `mapsmith score` and `score-photo` report it."""
+
+    cards: tuple[CardScore, ...]
+    mountain_coins: CardScore
+    monsters: CardScore
+
+    def to_dict(self) -> dict:
+        return {
+            "cards": {c.card_id: c.to_dict() for c in self.cards},
+            "mountain_coins": self.mountain_coins.points,
+            "monsters": self.monsters.points,
+            "monster_cells": [list(c) for c in self.monsters.cells],
+        }
+
+
+def parse_card_ids(text: str | None) -> list[str]:
+    """Comma-separated scoring card ids; empty means all 16. ValueError names the first unknown id."""
+    if not text or not text.strip():
+        return [c.id for c in SCORING_CARDS]
+    ids = [c.strip() for c in text.split(",") if c.strip()]
+    unknown = [c for c in ids if c not in SCORING_BY_ID]
+    if unknown or not ids:
+        raise ValueError(f"unknown scoring card {(unknown or [text])[0]!r} (known: {', '.join(SCORING_BY_ID)})")
+    return ids
+
+
+def score_map(board: Board, cards: Sequence[str]) -> MapScore:
+    return MapScore(tuple(score_card(c, board) for c in cards), mountain_coins(board), monster_penalty(board))
