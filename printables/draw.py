@@ -6,7 +6,8 @@ ReportLab's origin is bottom-left. Only this class knows about the flip.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import io
+from collections.abc import Callable, Sequence
 from typing import BinaryIO
 
 from reportlab.pdfgen.canvas import Canvas
@@ -22,6 +23,24 @@ def new_canvas(buf: BinaryIO, pagesize: tuple[float, float]) -> Canvas:
     """
     regular, _ = register_fonts()
     return Canvas(buf, pagesize=pagesize, pageCompression=1, initialFontName=regular, initialFontSize=10)
+
+
+def repeated_pages(pagesize: tuple[float, float], title: str, copies: int, draw: Callable[[Page], None]) -> bytes:
+    """A PDF of `copies` identical pages: the page is drawn once into a form and re-used, so copies are cheap."""
+    if not 1 <= copies <= 100:
+        raise ValueError(f"copies must be between 1 and 100, got {copies}")
+    buf = io.BytesIO()
+    c = new_canvas(buf, pagesize)
+    c.setTitle(title)
+    c.setAuthor("Mapsmith")
+    c.beginForm("page")
+    draw(Page(c, pagesize[1]))
+    c.endForm()
+    for _ in range(copies):
+        c.doForm("page")
+        c.showPage()
+    c.save()
+    return buf.getvalue()
 
 
 class Page:

@@ -8,13 +8,12 @@ remembered; the shading deepens with each income level.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 
 from companion.knarr.data import INCOME_THRESHOLDS, PLAYER_COUNTS, REPUTATION_MAX
 from companion.knarr.rules import income_for
 
-from .draw import Page, new_canvas
+from .draw import Page, repeated_pages
 from .layout import PAPERS
 from .scoresheet import _check
 from .strings import text
@@ -36,21 +35,9 @@ def knarr_pad_pdf(players: int = 4, paper: str = "a4", lang: str = "en", copies:
         players = len(names)
     if players not in PLAYER_COUNTS:
         raise ValueError(f"players must be one of {', '.join(map(str, PLAYER_COUNTS))}, got {players}")
-    if not 1 <= copies <= 100:
-        raise ValueError(f"copies must be between 1 and 100, got {copies}")
     w, h = PAPERS[paper]
-    buf = io.BytesIO()
-    c = new_canvas(buf, (w, h))
-    c.setTitle(f"Knarr score pad ({players} players)")
-    c.setAuthor("Mapsmith")
-    c.beginForm("pad")
-    _draw(Page(c, h), w, h, players, lang, names)
-    c.endForm()
-    for _ in range(copies):
-        c.doForm("pad")
-        c.showPage()
-    c.save()
-    return buf.getvalue()
+    return repeated_pages((w, h), f"Knarr score pad ({players} players)", copies,
+                          lambda pg: _draw(pg, w, h, players, lang, names))
 
 
 def _draw(pg: Page, w: float, h: float, players: int, lang: str, names: Sequence[str] = ()) -> None:

@@ -8,12 +8,11 @@ sheet is a complete record of the game.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 
 from companion.cartographers.data import EDICTS, SEASONS
 
-from .draw import Page, new_canvas
+from .draw import Page, repeated_pages
 from .layout import PAPERS
 from .strings import LANGS, text
 
@@ -35,21 +34,9 @@ def scores_pdf(players: int = 4, paper: str = "a4", lang: str = "en", copies: in
         players = len(names)
     if not 1 <= players <= MAX_PLAYERS:
         raise ValueError(f"players must be between 1 and {MAX_PLAYERS}, got {players}")
-    if not 1 <= copies <= 100:
-        raise ValueError(f"copies must be between 1 and 100, got {copies}")
     h, w = PAPERS[paper]  # landscape
-    buf = io.BytesIO()
-    c = new_canvas(buf, (w, h))
-    c.setTitle(f"Cartographers score sheet ({players} players)")
-    c.setAuthor("Mapsmith")
-    c.beginForm("scores")
-    _draw(Page(c, h), w, h, players, lang, names)
-    c.endForm()
-    for _ in range(copies):
-        c.doForm("scores")
-        c.showPage()
-    c.save()
-    return buf.getvalue()
+    return repeated_pages((w, h), f"Cartographers score sheet ({players} players)", copies,
+                          lambda pg: _draw(pg, w, h, players, lang, names))
 
 
 def _check(paper: str, lang: str) -> tuple[str, str]:

@@ -53,33 +53,31 @@ def size(shape: Shape) -> tuple[int, int]:
     return (max(r for r, _ in shape) + 1, max(c for _, c in shape) + 1)
 
 
-def is_orthogonally_connected(shape: Shape) -> bool:
+ORTHOGONAL_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+KING_STEPS = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+
+
+def _connected(shape: Shape, steps: tuple[tuple[int, int], ...]) -> bool:
     cells = set(shape)
     start = next(iter(cells))
     stack, seen = [start], {start}
     while stack:
         r, c = stack.pop()
-        for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+        for dr, dc in steps:
+            n = (r + dr, c + dc)
             if n in cells and n not in seen:
                 seen.add(n)
                 stack.append(n)
     return seen == cells
 
 
+def is_orthogonally_connected(shape: Shape) -> bool:
+    return _connected(shape, ORTHOGONAL_STEPS)
+
+
 def is_king_connected(shape: Shape) -> bool:
     """Connected when diagonal touching counts: every printed shape satisfies this."""
-    cells = set(shape)
-    start = next(iter(cells))
-    stack, seen = [start], {start}
-    while stack:
-        r, c = stack.pop()
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                n = (r + dr, c + dc)
-                if n in cells and n not in seen:
-                    seen.add(n)
-                    stack.append(n)
-    return seen == cells
+    return _connected(shape, KING_STEPS)
 
 
 def render(shape: Shape, mark: str = "X", blank: str = ".") -> str:
