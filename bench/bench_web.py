@@ -247,6 +247,16 @@ def photo_timing(port: int, repeats: int, megapixels: float) -> dict:
             "max_s": max(times), "mean_jpeg_mb": statistics.mean(sizes) / 1e6, "cells_right_of_121": correct}
 
 
+def server_memory(pid: int) -> dict[str, float]:
+    """Resident memory of the server process now and at its peak (Linux /proc), in MB."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            fields[key] = round(int(value.split()[0]) / 1024, 1)
+    return {"rss_mb": fields.get("VmRSS", 0.0), "peak_rss_mb": fields.get("VmHWM", 0.0)}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=200)
@@ -273,6 +283,8 @@ def main(argv: list[str] | None = None) -> int:
                               env={**os.environ, "PYTHONPATH": str(root)})
     try:
         wait_ready(port)
+        time.sleep(1)
+        print(json.dumps({"server_memory_idle": server_memory(server.pid)}))
         print(f"{args.tables} tables × {args.phones} phones, one poll per phone every {args.interval:g} s, "
               f"{args.seconds:g} s, waitress {args.server_threads} threads, SQLite WAL")
         result = run_load(port, codes, args.phones, args.seconds, args.workers, args.interval)
@@ -282,6 +294,7 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps({"closed_loop_ceiling": burst}, indent=1))
         if args.photos > 0:
             print(json.dumps({"upload_to_review_12MP": photo_timing(port, args.photos, 12.0)}, indent=1))
+        print(json.dumps({"server_memory_after": server_memory(server.pid)}))
     finally:
         server.terminate()
         server.wait(timeout=10)
