@@ -12,7 +12,10 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
+from .knarrpad import knarr_pad_pdf
 from .layout import PAPERS, SIDES, sheet_layout
+from .mapsheet import map_sheet_pdf
+from .scoresheet import scores_pdf
 from .strings import LANGS
 
 USAGE_EXIT = 2
@@ -94,34 +97,22 @@ def _write(pdf: bytes, output: str) -> int:
     return 0
 
 
-def cmd_map(args: argparse.Namespace) -> int:
-    from .mapsheet import map_sheet_pdf
+def _pdf_command(build):
+    """A sub-command that builds a PDF from the parsed arguments and writes it; ValueError → one line, exit 2."""
 
-    try:
-        pdf = map_sheet_pdf(args.side, args.paper, args.lang, copies=args.copies, table=args.table)
-    except ValueError as exc:
-        return fail(str(exc))
-    return _write(pdf, args.output)
+    def run(args: argparse.Namespace) -> int:
+        try:
+            pdf = build(args)
+        except ValueError as exc:
+            return fail(str(exc))
+        return _write(pdf, args.output)
 
-
-def cmd_scores(args: argparse.Namespace) -> int:
-    from .scoresheet import scores_pdf
-
-    try:
-        pdf = scores_pdf(args.players, args.paper, args.lang, copies=args.copies)
-    except ValueError as exc:
-        return fail(str(exc))
-    return _write(pdf, args.output)
+    return run
 
 
-def cmd_knarr(args: argparse.Namespace) -> int:
-    from .knarrpad import knarr_pad_pdf
-
-    try:
-        pdf = knarr_pad_pdf(args.players, args.paper, args.lang, copies=args.copies)
-    except ValueError as exc:
-        return fail(str(exc))
-    return _write(pdf, args.output)
+cmd_map = _pdf_command(lambda a: map_sheet_pdf(a.side, a.paper, a.lang, copies=a.copies, table=a.table))
+cmd_scores = _pdf_command(lambda a: scores_pdf(a.players, a.paper, a.lang, copies=a.copies))
+cmd_knarr = _pdf_command(lambda a: knarr_pad_pdf(a.players, a.paper, a.lang, copies=a.copies))
 
 
 def cmd_layout(args: argparse.Namespace) -> int:
