@@ -76,6 +76,21 @@ def test_reading_from_a_path_equals_reading_bytes(photos, tmp_path):
     assert read_sheet(path).grid == read_sheet(p.data).grid
 
 
+def test_a_heic_photo_reads_like_its_jpeg(photos):
+    """iPhones' own format, as a file picker may send it (pillow-heif)."""
+    import io
+
+    import pillow_heif
+    from PIL import Image
+
+    pillow_heif.register_heif_opener()
+    p = photos("marker", 100)
+    heic = io.BytesIO()
+    Image.open(io.BytesIO(p.data)).save(heic, format="HEIF", quality=92)
+    r = read_sheet(heic.getvalue(), overlay=False)
+    assert r.side == p.side and r.grid == p.grid and r.coins == p.coins
+
+
 def test_scoring_from_a_photo_equals_scoring_the_true_grid(photos):
     p = photos("marker", 101)
     r = read_sheet(p.data, overlay=False)

@@ -22,6 +22,14 @@ from PIL import Image
 
 from vision.errors import PhotoError
 
+try:  # iPhones can send HEIC from the file picker; pillow-heif teaches Pillow to open it
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+    HEIF_SUPPORTED = True
+except ImportError:  # pragma: no cover - pillow-heif is a declared dependency
+    HEIF_SUPPORTED = False
+
 MAX_PIXELS = 100_000_000  # refuse anything above 100 MP before decoding
 MIN_SIDE = 300  # below this the sheet cannot possibly be readable
 MIN_WORK_SIDE = 1100  # reduced decode keeps the short side at least this long
@@ -41,7 +49,7 @@ class LoadedPhoto:
 
 
 def sniff_format(data: bytes) -> str:
-    """The container format from the magic bytes: 'jpeg', 'png' or 'webp'."""
+    """The container format from the magic bytes: 'jpeg', 'png', 'webp' or 'heif'."""
     if data[:3] == b"\xff\xd8\xff":
         return "jpeg"
     if data[:8] == b"\x89PNG\r\n\x1a\n":
@@ -49,7 +57,9 @@ def sniff_format(data: bytes) -> str:
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "webp"
     if data[4:8] == b"ftyp" and data[8:12] in (b"heic", b"heix", b"hevc", b"heim", b"heis", b"mif1", b"msf1"):
-        raise PhotoError("unsupported_format", "HEIC/HEIF")
+        if not HEIF_SUPPORTED:
+            raise PhotoError("unsupported_format", "HEIC/HEIF")
+        return "heif"
     raise PhotoError("not_an_image", "unrecognised file signature")
 
 
@@ -151,6 +161,18 @@ def read_bytes(source: bytes | bytearray | memoryview | str | os.PathLike) -> by
         return fh.read()
 
 
+def _decode_heif(data: bytes, f: int) -> np.ndarray:
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            rgb = np.asarray(im.convert("RGB"))
+    except Exception as exc:  # a truncated or damaged HEIF fails inside libheif
+        raise PhotoError("corrupt_image", f"heif decoder failed: {exc}") from None
+    img = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
+    if f > 1:
+        img = cv2.resize(img, (img.shape[1] // f, img.shape[0] // f), interpolation=cv2.INTER_AREA)
+    return img
+
+
 def load_photo(source: bytes | str | os.PathLike, min_side: int = MIN_WORK_SIDE) -> LoadedPhoto:
     """Decode a photo at working size; raises PhotoError with a stable code for anything unusable."""
     data = read_bytes(source)
@@ -163,8 +185,11 @@ def load_photo(source: bytes | str | os.PathLike, min_side: int = MIN_WORK_SIDE)
     if min(w, h) < MIN_SIDE:
         raise PhotoError("too_small", f"{w}x{h} pixels")
     check_complete(data, fmt)
-    buf = np.frombuffer(data, np.uint8)
     f = reduction_factor(w, h, min_side)
+    if fmt == "heif":
+        # libheif applies the file's rotation while decoding (HEIF says EXIF orientation is only informative)
+        return LoadedPhoto(_decode_heif(data, f), (w, h), 1.0 / f, fmt)
+    buf = np.frombuffer(data, np.uint8)
     if fmt == "jpeg" and f > 1:
         img = cv2.imdecode(buf, _REDUCED[f] | cv2.IMREAD_IGNORE_ORIENTATION)
         scale = 1.0 / f
