@@ -118,6 +118,26 @@ def test_knarr_table_prints_its_score_pad_and_no_map_sheets(client):
     assert client.get(f"/t/{code}/player/0").status_code == 404
 
 
+def create_in_browser(page, virtual_deck: bool = False) -> str:
+    """Fill the open New Knarr game form for Ann and Bob (Ann first) and return the new table's code."""
+    names = page.locator("#players input[name=player]")
+    names.nth(0).fill("Ann")
+    names.nth(1).fill("Bob")
+    page.select_option("#first-player", "0")
+    if virtual_deck:
+        page.check("#virtual-deck")
+    page.click("#new-knarr button[type=submit]")
+    page.wait_for_url(re.compile(r"/t/[A-Z0-9]{7}$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def tap(page, selector):
+    """Click and wait until this phone shows the table's next version."""
+    before = int(page.get_attribute("#season", "data-version"))
+    page.click(selector)
+    page.wait_for_selector(f'#season[data-version="{before + 1}"]')
+
+
 @pytest.mark.browser
 def test_knarr_two_phones(app, live_server, context_factory):
     base = live_server.url
@@ -125,20 +145,9 @@ def test_knarr_two_phones(app, live_server, context_factory):
     bob = context_factory(locale="tr-TR").new_page()
     ann.goto(base + "/")
     ann.click("#new-knarr")
-    names = ann.locator("#players input[name=player]")
-    names.nth(0).fill("Ann")
-    names.nth(1).fill("Bob")
-    ann.select_option("#first-player", "0")
-    ann.click("#new-knarr button[type=submit]")
-    ann.wait_for_url(re.compile(r"/t/[A-Z0-9]{7}$"))
-    code = ann.url.rsplit("/", 1)[1]
+    code = create_in_browser(ann)
     bob.goto(f"{base}/t/{code}")
     assert "Sırayı bitir" in bob.inner_text("button[data-act=end_turn]")
-
-    def tap(page, selector):
-        before = int(page.get_attribute("#season", "data-version"))
-        page.click(selector)
-        page.wait_for_selector(f'#season[data-version="{before + 1}"]')
 
     tap(ann, "#active button[data-gain=vp5]")
     tap(ann, "#active button[data-gain=reputation3]")
@@ -278,21 +287,9 @@ def test_knarr_two_phones_with_the_virtual_deck(app, live_server, context_factor
     ann = context_factory(locale="en-US").new_page()
     bob = context_factory(locale="tr-TR").new_page()
     ann.goto(base + "/k/new")
-    names = ann.locator("#players input[name=player]")
-    names.nth(0).fill("Ann")
-    names.nth(1).fill("Bob")
-    ann.select_option("#first-player", "0")
-    ann.check("#virtual-deck")
-    ann.click("#new-knarr button[type=submit]")
-    ann.wait_for_url(re.compile(r"/t/[A-Z0-9]{7}$"))
-    code = ann.url.rsplit("/", 1)[1]
+    code = create_in_browser(ann, virtual_deck=True)
     bob.goto(f"{base}/t/{code}")
     assert "Tahtadaki Viking'ler" in bob.inner_text("#deck")
-
-    def tap(page, selector):
-        before = int(page.get_attribute("#season", "data-version"))
-        page.click(selector)
-        page.wait_for_selector(f'#season[data-version="{before + 1}"]')
 
     start = deck_of(app, code)
     # Ann takes the face-up Viking of slot 3; the slot refills from the deck on both phones

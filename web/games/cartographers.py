@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 from companion.cartographers.session import Game, GameError, Setup
 
 from ..storage import GameRecord
-from .base import Adapter, GameRuleError, PrintJob
+from .base import Adapter, GameRuleError, PrintJob, form_int
 
 INPUT_ERRORS = frozenset({"bad_grid", "bad_event", "unknown_player", "bad_setup"})
 
@@ -43,17 +43,7 @@ def rule_error(exc: GameError) -> GameRuleError:
 
 
 def _int(fields: Mapping[str, Any], key: str, required: bool = True) -> int | None:
-    value = fields.get(key)
-    if value is None or value == "":
-        if required:
-            raise GameRuleError("missing_field", _("Please fill in %(field)s.", field=key), 400)
-        return None
-    if isinstance(value, bool):
-        raise GameRuleError("bad_number", _("%(field)s must be a whole number.", field=key), 400)
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise GameRuleError("bad_number", _("%(field)s must be a whole number.", field=key), 400) from None
+    return form_int(fields, key, required=required)
 
 
 def _grid(fields: Mapping[str, Any]) -> Any:

@@ -17,7 +17,7 @@ from companion.knarr.game import GAIN_FIELDS
 
 from ..i18n import lang
 from ..storage import GameRecord
-from .base import Adapter, GameRuleError, PrintJob
+from .base import Adapter, GameRuleError, PrintJob, form_int
 from .knarr_deck import DECK_ACTIONS, deck_event, deck_view
 
 INPUT_ERRORS = frozenset({"malformed_event", "unknown_event", "unknown_player", "invalid_amount", "empty_gain",
@@ -30,21 +30,7 @@ def rule_error(exc: KnarrError) -> GameRuleError:
 
 
 def _int(fields: Mapping[str, Any], key: str, default: int | None = None) -> int:
-    value = fields.get(key, default)
-    if value is None or value == "":
-        if default is not None:
-            return default
-        raise GameRuleError("missing_field", _("Please fill in %(field)s.", field=key), 400)
-    if isinstance(value, bool):
-        raise GameRuleError("bad_number", _("%(field)s must be a whole number.", field=key), 400)
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise GameRuleError("bad_number", _("%(field)s must be a whole number.", field=key), 400) from None
-    if abs(number) > MAX_STEP:
-        raise GameRuleError("bad_number", _("%(field)s must be between %(low)s and %(high)s.", field=key,
-                                            low=-MAX_STEP, high=MAX_STEP), 400)
-    return number
+    return form_int(fields, key, default=default, limit=MAX_STEP)  # type: ignore[return-value]
 
 
 def _bad_field(field: str) -> GameRuleError:
