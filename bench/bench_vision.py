@@ -26,10 +26,11 @@ import cv2
 import numpy as np
 
 from bench.synthphoto import PhotoSpec, make_photo
+from companion.cartographers.terrain import DRAWABLE as TERRAIN_DRAWABLE
 from vision.errors import PhotoError
 from vision.reading import CONFIDENCE_THRESHOLD, read_sheet
 
-WORDS = ("empty", "forest", "village", "farm", "water", "monster")
+WORDS: tuple[str, ...] = ("empty", *(t.value for t in TERRAIN_DRAWABLE))
 
 
 def run_set(name: str, specs: list[tuple[int, PhotoSpec]]) -> dict:

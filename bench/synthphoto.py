@@ -22,9 +22,10 @@ import cv2
 import numpy as np
 
 from companion.cartographers.data import COIN_TRACK_LENGTH, GRID_SIZE, MAPS
+from companion.cartographers.terrain import DRAWABLE as TERRAIN_DRAWABLE
 from printables.layout import sheet_layout
 
-DRAWABLE = ("forest", "village", "farm", "water", "monster")
+DRAWABLE: tuple[str, ...] = tuple(t.value for t in TERRAIN_DRAWABLE)
 STYLES = ("marker", "pencil", "graphite")
 
 # Colour options per terrain (RGB 0..1): the players' real palettes vary, the reader must not care.

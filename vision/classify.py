@@ -26,11 +26,12 @@ import numpy as np
 from skimage.feature import hog
 
 from companion.cartographers.data import GRID_SIZE
+from companion.cartographers.terrain import DRAWABLE as TERRAIN_DRAWABLE
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, glare_legend, outline_ratios
 from vision.messages import Note
 
-DRAWABLE = ("forest", "village", "farm", "water", "monster")
+DRAWABLE: tuple[str, ...] = tuple(t.value for t in TERRAIN_DRAWABLE)
 INK_T = 0.22  # ink strength above which a pixel counts as drawn on
 COLOUR_MARGIN = 0.15  # fraction of a cell ignored at each edge for colour/coverage (grid lines, bleed)
 SHAPE_MARGIN = 0.10  # symbols reach closer to the border; still skips the ruins' dashed inset
