@@ -5,6 +5,8 @@ from __future__ import annotations
 from flask import Flask
 from markupsafe import Markup, escape
 
+from companion.cartographers.data import COIN_TRACK_LENGTH
+
 ROW_LETTERS = "ABCDEFGHIJK"
 
 
@@ -39,7 +41,8 @@ def cell_label(cell: list[int] | tuple[int, int]) -> str:
 
 
 def init_app(app: Flask) -> None:
-    app.jinja_env.globals.update(icon=icon, shape_rows=shape_rows, terrain_name=terrain_name)
+    app.jinja_env.globals.update(icon=icon, shape_rows=shape_rows, terrain_name=terrain_name,
+                                 coin_track_length=COIN_TRACK_LENGTH)
     app.jinja_env.filters["cell_label"] = cell_label
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

@@ -34,6 +34,7 @@ from .data import (
     AMBUSH_BY_ID,
     AMBUSH_CARDS,
     CATEGORIES,
+    COIN_TRACK_LENGTH,
     EDICTS,
     EXPLORE_BY_ID,
     EXPLORE_CARDS,
@@ -400,7 +401,7 @@ def _score(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
     if season > st.season or (season == st.season and st.phase == "explore"):
         raise GameError("bad_season", "that season has not ended yet")
     edicts = tuple(st.scoring[EDICTS.index(x)] for x in SEASONS[season].edicts)
-    coins = _count(event, "coins", 0, 1000)
+    coins = _count(event, "coins", 0, COIN_TRACK_LENGTH)
     if "grid" in event:
         board = _board(setup, event)
         result = score_season(board, edicts, coins)

@@ -12,7 +12,7 @@ from flask import Blueprint, jsonify, render_template, request
 from flask_babel import gettext as _
 
 from companion.cartographers.board import Board, BoardError
-from companion.cartographers.data import MAPS, SCORING_BY_ID
+from companion.cartographers.data import COIN_TRACK_LENGTH, MAPS, SCORING_BY_ID
 from companion.cartographers.scoring import mountain_coins, score_season
 
 from .. import photo
@@ -21,7 +21,7 @@ from ..mapdata import categories, page_data, scoring_cards
 
 bp = Blueprint("scorer", __name__)
 
-MAX_COINS = 99
+MAX_COINS = COIN_TRACK_LENGTH  # the coin track has 14 circles
 
 
 def json_body() -> dict[str, Any]:
