@@ -1,0 +1,107 @@
+"""The waitress server as Mapsmith runs it: thousands of phones, keep-alive for every answer, nothing fatal.
+
+Why each setting (waitress defaults in brackets):
+
+- `asyncore_use_poll=True` [False]: `select()` cannot watch a socket whose number is above 1024 and
+  waitress's loop then dies with "filedescriptor out of range"; `poll()` has no such limit.
+- `connection_limit` [100]: open connections (idle keep-alive ones included) before waitress stops
+  accepting; 10,000 by default, lowered to what the open-file limit allows. The soft open-file limit
+  is raised to the hard one first (Debian's default soft limit of 1024 would cap us at ~1,000 phones).
+- `channel_timeout` [120] / `cleanup_interval` [30]: a connection idle for 30 s is closed (checked every
+  10 s). A phone polls every second (every 5 s with its tab hidden), so only dead or abandoned sockets go.
+- `backlog` [1024]: the kernel queue of connections not yet accepted, for the moment a whole room opens
+  the page at once (the kernel caps it at `net.core.somaxconn`).
+- threads [4]: 16 by default; each request holds a thread only for a few milliseconds.
+
+Keep-alive: waitress closes the connection after every answer without a body (204, 304), because it can
+send no `Content-Length` for them. Such answers end at their header (RFC 9112 §6.3), so the connection
+can safely carry the next request; `KeepAliveTask` keeps it open, which matters because nearly every
+poll is answered 204.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import resource
+from typing import Any
+
+from waitress.channel import HTTPChannel
+from waitress.server import create_server
+from waitress.task import WSGITask
+
+DEFAULT_THREADS = 16
+DEFAULT_CONNECTION_LIMIT = 10_000
+CHANNEL_TIMEOUT = 30
+CLEANUP_INTERVAL = 10
+BACKLOG = 4096
+SPARE_FILES = 200  # database files, sockets to PostgreSQL, photo workers' pipes, logs
+
+
+def raise_open_file_limit() -> int:
+    """Raise the soft RLIMIT_NOFILE to the hard limit (allowed without privileges); the soft limit after."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if soft == resource.RLIM_INFINITY or (target != resource.RLIM_INFINITY and soft >= target):
+        return soft
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def connection_limit(wanted: int = DEFAULT_CONNECTION_LIMIT) -> int:
+    """`wanted`, or less when the open-file limit cannot hold that many sockets plus spares."""
+    files = raise_open_file_limit()
+    if files == resource.RLIM_INFINITY:
+        return wanted
+    return max(50, min(wanted, files - SPARE_FILES))
+
+
+class KeepAliveTask(WSGITask):
+    """A WSGI task whose bodiless answers (204/304) keep an HTTP/1.1 connection open."""
+
+    _bodiless = False
+
+    def build_response_header(self):
+        self._bodiless = (self.version == "1.1" and not self.has_body and not self.close_on_finish
+                          and self.request.headers.get("CONNECTION", "").lower() != "close")
+        try:
+            return super().build_response_header()
+        finally:
+            self._bodiless = False
+
+    def set_close_on_finish(self) -> None:
+        # inside build_response_header the only reason left for an HTTP/1.1 bodiless answer is the
+        # missing Content-Length, which such an answer must not carry anyway
+        if self._bodiless:
+            return
+        super().set_close_on_finish()
+
+
+class KeepAliveChannel(HTTPChannel):
+    task_class = KeepAliveTask
+
+
+def settings(threads: int = DEFAULT_THREADS, connections: int = DEFAULT_CONNECTION_LIMIT, **overrides: Any
+             ) -> dict[str, Any]:
+    """waitress adjustments for Mapsmith (see the module docstring for why)."""
+    adj: dict[str, Any] = {
+        "threads": threads,
+        "connection_limit": connection_limit(connections),
+        "channel_timeout": CHANNEL_TIMEOUT,
+        "cleanup_interval": CLEANUP_INTERVAL,
+        "backlog": BACKLOG,
+        "asyncore_use_poll": True,
+        "ident": "mapsmith",
+    }
+    adj.update(overrides)
+    return adj
+
+
+def make_server(app: Any, host: str, port: int, threads: int = DEFAULT_THREADS,
+                connections: int = DEFAULT_CONNECTION_LIMIT, **overrides: Any) -> Any:
+    """A ready waitress server (call `.run()`); every listening socket hands out keep-alive channels."""
+    server = create_server(app, **settings(threads, connections, host=host, port=port, **overrides))
+    for listener in [server, *getattr(server, "map", {}).values()]:
+        if hasattr(listener, "channel_class"):
+            listener.channel_class = KeepAliveChannel
+    return server
