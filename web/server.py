@@ -81,6 +81,23 @@ class KeepAliveChannel(HTTPChannel):
     task_class = KeepAliveTask
 
 
+ACCEPT_BATCH = 64
+
+
+def _accept_batch(listener: Any) -> None:
+    """Accept every waiting connection (up to a batch), not one per loop turn.
+
+    waitress accepts one connection per turn of its loop, and a turn visits every open channel, so
+    with thousands held open a room of phones arriving at once would wait seconds in the backlog.
+    """
+    accept_one = type(listener).handle_accept
+    for _ in range(ACCEPT_BATCH):
+        before = len(listener._map)
+        accept_one(listener)
+        if len(listener._map) == before or len(listener._map) >= listener.adj.connection_limit:
+            return  # nothing was waiting (or the limit is reached)
+
+
 def settings(threads: int = DEFAULT_THREADS, connections: int = DEFAULT_CONNECTION_LIMIT, **overrides: Any
              ) -> dict[str, Any]:
     """waitress adjustments for Mapsmith (see the module docstring for why)."""
@@ -104,4 +121,5 @@ def make_server(app: Any, host: str, port: int, threads: int = DEFAULT_THREADS,
     for listener in [server, *getattr(server, "map", {}).values()]:
         if hasattr(listener, "channel_class"):
             listener.channel_class = KeepAliveChannel
+            listener.handle_accept = _accept_batch.__get__(listener)
     return server
