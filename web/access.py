@@ -60,6 +60,7 @@ def settings_from_env() -> dict[str, Any]:
         "JOIN_WINDOW": _env_number("MAPSMITH_JOIN_WINDOW", 600),
         "ARCHIVE_AFTER": _env_number("MAPSMITH_ARCHIVE_AFTER_HOURS", 48) * 3600,
         "TRUSTED_PROXIES": int(_env_number("MAPSMITH_TRUSTED_PROXIES", 0)),
+        "PUBLIC_BASE_URL": os.environ.get("MAPSMITH_PUBLIC_URL", ""),
     }
 
 
@@ -194,6 +195,6 @@ def init_app(app: Flask) -> None:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         hops = app.config["TRUSTED_PROXIES"]
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
     app.register_blueprint(bp)
     app.jinja_env.globals.update(join_link=join_link, table_archived=archived)

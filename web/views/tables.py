@@ -161,8 +161,11 @@ def action(code: str) -> Response:
 
 def public_base() -> str:
     """Where other phones reach this server (the LAN address when the page was opened on the server itself)."""
+    if current_app.config.get("PUBLIC_BASE_URL"):  # MAPSMITH_PUBLIC_URL: the address the world uses, e.g. https://…
+        return current_app.config["PUBLIC_BASE_URL"].rstrip("/")
     public = current_app.config.get("PUBLIC_URL")
-    if public and request.host.split(":")[0] in LOOPBACK_HOSTS:
+    # behind a trusted proxy the forwarded Host is the public one; PUBLIC_URL is then only the upstream's address
+    if public and not current_app.config.get("TRUSTED_PROXIES") and request.host.split(":")[0] in LOOPBACK_HOSTS:
         # a QR code pointing at localhost would be useless to the phones
         return public.rstrip("/")
     return request.host_url.rstrip("/")
