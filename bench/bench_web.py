@@ -287,7 +287,7 @@ def upload_photos_at_once(port: int, bodies: list[tuple[bytes, str]], results: l
 
 
 def run_load(port: int, tables: list[tuple[str, str]], phones_per_table: int, seconds: float, interval: float,
-             hold: int = 0, photos: list[tuple[bytes, str]] | None = None) -> dict:
+             hold: int = 0, photos: list[tuple[bytes, str]] | None = None, server_pid: int | None = None) -> dict:
     stats = Stats()
     total = len(tables) * phones_per_table
     photo_results: list = []
@@ -296,6 +296,7 @@ def run_load(port: int, tables: list[tuple[str, str]], phones_per_table: int, se
         held = await hold_connections(port, hold) if hold else []
         held_at = time.perf_counter()
         start = time.perf_counter() + 1.0
+        cpu0, client0 = (cpu_seconds(server_pid) if server_pid else 0.0), time.process_time()
         stop_at = start + seconds
         reveals = [0]
         rev = threading.Thread(target=revealer, args=(port, tables, stop_at, 0.5, reveals))
@@ -315,6 +316,10 @@ def run_load(port: int, tables: list[tuple[str, str]], phones_per_table: int, se
         rev.join()
         out = {"phones": total, "seconds": seconds, "interval_s": interval, "reveals": reveals[0]}
         out.update(stats.summary(seconds, total))
+        if server_pid:  # CPU per poll does not depend on how busy the shared machine is; latency does
+            polls = max(1, out["polls"])
+            out["server_cpu_ms_per_poll"] = round((cpu_seconds(server_pid) - cpu0) * 1000 / polls, 3)
+            out["client_cpu_ms_per_poll"] = round((time.process_time() - client0) * 1000 / polls, 3)
         if hold:
             out["held_connections"] = hold
             out["held_for_s"] = round(time.perf_counter() - held_at, 1)
@@ -372,6 +377,12 @@ def photo_timing(port: int, repeats: int, megapixels: float) -> dict:
             "max_s": max(times), "mean_jpeg_mb": statistics.mean(sizes) / 1e6, "cells_right_of_121": correct}
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc), whatever the machine's load."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def server_memory(pid: int) -> dict[str, float]:
     """Resident memory of the server process now and at its peak (Linux /proc), in MB."""
     fields = {}
@@ -424,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.tables} tables × {args.phones} phones, each on its own connection, one poll every "
               f"{args.interval:g} s for {args.seconds:g} s; {args.hold} idle connections held; "
               f"{args.photos_at_once} photos at once; waitress {args.server_threads} threads, SQLite WAL", flush=True)
-        result = run_load(port, tables, args.phones, args.seconds, args.interval, args.hold, photos)
+        result = run_load(port, tables, args.phones, args.seconds, args.interval, args.hold, photos, server.pid)
         result["server_alive"] = server.poll() is None
         print(json.dumps({"run": result}, indent=1))
         if args.photos > 0:

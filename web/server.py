@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import contextlib
 import resource
+import select
 from typing import Any
 
+from waitress import wasyncore
 from waitress.channel import HTTPChannel
 from waitress.server import create_server
 from waitress.task import WSGITask
@@ -98,6 +100,81 @@ def _accept_batch(listener: Any) -> None:
             return  # nothing was waiting (or the limit is reached)
 
 
+READ_FLAGS = select.POLLIN | select.POLLPRI
+
+
+def epoll_loop(server: Any) -> None:
+    """waitress's event loop on epoll, visiting only the connections that can have changed.
+
+    waitress's own loop asks every open connection "readable? writable?" and registers it with a
+    fresh poll() on every turn, so each turn costs O(open connections): with 5,000 held open the
+    server spent ~2.4 ms of CPU per poll. Here a connection that is idle (nothing to send, no request
+    in progress: readable only) stays registered with epoll and is looked at again only when it has an
+    event, or after the server's maintenance pass (which marks idle connections to close). Busy
+    connections (a request half received or in a worker thread, output to flush) are re-checked every
+    turn, exactly as waitress does, because worker threads change them and wake the loop with its trigger.
+    Same dispatch (`wasyncore.readwrite`), same objects, same maintenance and connection limit.
+    """
+    sockets = server._map
+    poller = select.epoll()
+    known: dict[int, Any] = {}  # fd -> the object last seen there (fds are reused after close)
+    registered: dict[int, int] = {}  # fd -> event mask registered with epoll
+    busy: set[int] = set()
+    dirty: set[int] = set(sockets)
+    cleanup_mark = None
+    timeout = server.adj.asyncore_loop_timeout
+    try:
+        while sockets:
+            mark = getattr(server, "next_channel_cleanup", None)
+            if mark != cleanup_mark:  # maintenance ran (it may mark idle connections to close): look at all
+                cleanup_mark = mark
+                dirty.update(sockets)
+            check = dirty | busy | (sockets.keys() - known.keys()) | (known.keys() - sockets.keys())
+            for fd in check:
+                obj = sockets.get(fd)
+                if known.get(fd) is not obj:  # gone, or a new connection on a reused fd
+                    if fd in registered:
+                        with contextlib.suppress(OSError):
+                            poller.unregister(fd)  # usually already dropped by the kernel on close
+                        del registered[fd]
+                    if obj is None:
+                        known.pop(fd, None)
+                        busy.discard(fd)
+                        continue
+                    known[fd] = obj
+                flags = READ_FLAGS if obj.readable() else 0
+                if obj.writable() and not obj.accepting:
+                    flags |= select.POLLOUT
+                current = registered.get(fd)
+                if flags == 0:
+                    if current is not None:
+                        with contextlib.suppress(OSError):
+                            poller.unregister(fd)
+                        del registered[fd]
+                elif current is None:
+                    poller.register(fd, flags)
+                    registered[fd] = flags
+                elif current != flags:
+                    poller.modify(fd, flags)
+                    registered[fd] = flags
+                if (flags == READ_FLAGS and isinstance(obj, HTTPChannel) and not obj.requests
+                        and obj.request is None):
+                    busy.discard(fd)  # idle, between requests: wait for its next event
+                else:
+                    busy.add(fd)  # the listener, the trigger, and connections with work in progress
+            events = poller.poll(timeout)
+            dirty = set()
+            for fd, flags in events:
+                obj = sockets.get(fd)
+                if obj is not None:
+                    wasyncore.readwrite(obj, flags)
+                    dirty.add(fd)
+    except (SystemExit, KeyboardInterrupt):
+        server.task_dispatcher.shutdown()
+    finally:
+        poller.close()
+
+
 def settings(threads: int = DEFAULT_THREADS, connections: int = DEFAULT_CONNECTION_LIMIT, **overrides: Any
              ) -> dict[str, Any]:
     """waitress adjustments for Mapsmith (see the module docstring for why)."""
@@ -118,6 +195,8 @@ def make_server(app: Any, host: str, port: int, threads: int = DEFAULT_THREADS,
                 connections: int = DEFAULT_CONNECTION_LIMIT, **overrides: Any) -> Any:
     """A ready waitress server (call `.run()`); every listening socket hands out keep-alive channels."""
     server = create_server(app, **settings(threads, connections, host=host, port=port, **overrides))
+    if hasattr(select, "epoll") and hasattr(server, "_map"):  # one listening socket (not MultiSocketServer)
+        server.run = lambda: epoll_loop(server)
     for listener in [server, *getattr(server, "map", {}).values()]:
         if hasattr(listener, "channel_class"):
             listener.channel_class = KeepAliveChannel
