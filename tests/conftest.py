@@ -44,10 +44,10 @@ class LiveServer:
     """A waitress server for one Flask app, in a thread, on 127.0.0.1 (port 0 = any free port)."""
 
     def __init__(self, app, port: int = 0, threads: int = 8):
-        from waitress.server import create_server
+        from web.server import make_server  # the settings `mapsmith serve` uses
 
         self.app = app
-        self.server = create_server(app, host="127.0.0.1", port=port, threads=threads, ident="mapsmith-test")
+        self.server = make_server(app, host="127.0.0.1", port=port, threads=threads, ident="mapsmith-test")
         self.port = self.server.effective_port
         self.url = f"http://127.0.0.1:{self.port}"
         self.thread = threading.Thread(target=self.server.run, daemon=True)

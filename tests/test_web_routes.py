@@ -171,6 +171,8 @@ def test_two_phones_reveal_at_once_exactly_one_card(app):
     code, _ = new_game(app.test_client())
     clients = [app.test_client() for _ in range(2)]
     tokens = [csrf_token(c) for c in clients]
+    for c in clients:  # each phone joins the table first (here by its short code)
+        assert c.get(f"/t/{code}").status_code == 200
     for version in range(5):
         barrier = threading.Barrier(2)
         statuses: list[int] = []
@@ -481,14 +483,16 @@ def test_poll_fast_path_and_fallthrough(app, client):
     assert client.post(f"/t/{code}/state?v=1", headers={"X-CSRF-Token": token}).status_code == 405
 
 
-def test_join_url_prefers_the_lan_address_on_the_server_itself(app):
+def test_join_url_prefers_the_lan_address_on_the_server_itself(app, client):
     from web.views.tables import join_url
 
+    code, _ = new_game(client)
     with app.test_request_context("/", base_url="http://192.168.1.20:8000"):
-        assert join_url("K7M4QXA") == "http://192.168.1.20:8000/t/K7M4QXA"
+        secret = get_store().access(code).secret
+        assert join_url(code) == f"http://192.168.1.20:8000/j/{secret}"
     app.config["PUBLIC_URL"] = "http://192.168.1.20:8000/"
     with app.test_request_context("/", base_url="http://localhost:8000"):
-        assert join_url("K7M4QXA") == "http://192.168.1.20:8000/t/K7M4QXA"
+        assert join_url(code) == f"http://192.168.1.20:8000/j/{secret}"
 
 
 def _seed_with_early_ambush() -> tuple[int, int]:

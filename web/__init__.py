@@ -57,12 +57,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
 
-    from . import csrf, db, errors, i18n, ui
+    from . import access, csrf, db, errors, i18n, photoqueue, ui, validation
     from .views import cartographers, home, knarr, scorer, tables
 
     db.init_app(app)
     i18n.init_app(app)
     csrf.init_app(app)
+    validation.init_app(app)
+    access.init_app(app)
+    photoqueue.init_app(app)
     errors.init_app(app)
     ui.init_app(app)
     app.register_blueprint(home.bp)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import socket
 
-DEFAULT_THREADS = 16  # phones poll about once a second; each request holds a thread only briefly
+from .server import DEFAULT_CONNECTION_LIMIT, DEFAULT_THREADS  # the waitress settings live in web/server.py
 
 
 def lan_address() -> str:
@@ -34,9 +34,8 @@ def terminal_qr(text: str) -> str:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from waitress import serve as waitress_serve
-
     from . import create_app
+    from .server import make_server
 
     app = create_app()
     host = args.host
@@ -48,8 +47,7 @@ def serve(args: argparse.Namespace) -> int:
     if not args.no_qr:
         print(terminal_qr(url), flush=True)
     print(f"Database: {app.config['DATABASE'] if '://' not in app.config['DATABASE'] else 'PostgreSQL'}", flush=True)
-    waitress_serve(app, host=host, port=args.port, threads=args.threads, ident="mapsmith",
-                   channel_timeout=60, connection_limit=1000)
+    make_server(app, host=host, port=args.port, threads=args.threads, connections=args.connections).run()
     return 0
 
 
@@ -58,5 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all, so phones can connect)")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--threads", type=int, default=DEFAULT_THREADS)
+    p.add_argument("--connections", type=int, default=DEFAULT_CONNECTION_LIMIT,
+                   help="open connections held at most (default 10000; capped by the open-file limit)")
     p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     p.set_defaults(func=serve)

@@ -65,3 +65,9 @@ def init_app(app: Flask) -> None:
     def _http_error(exc: HTTPException):
         code, message = _http_message(exc)
         return render_error(exc.code or 500, code, message)
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):
+        """The last resort: a bug must still give a page in the user's language, never a traceback."""
+        app.logger.exception("unexpected error on %s %s", request.method, request.path)
+        return render_error(500, "server_error", _("Something went wrong on the server. Please try again."))

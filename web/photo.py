@@ -56,7 +56,8 @@ def read_upload(request: Request) -> dict[str, Any]:
     if side not in (None, "A", "B"):
         raise UserError(400, "bad_side", _("The map side must be A or B."))
     from vision.errors import PhotoError
-    from vision.reading import read_sheet
+
+    from .photoqueue import read_sheet  # in a worker process, through the bounded queue
 
     try:
         reading = read_sheet(data, side=side)

@@ -39,6 +39,28 @@ CREATE TABLE IF NOT EXISTS games (
 )
 """
 
+# Added tables (each `CREATE ... IF NOT EXISTS`, run by `init_schema` after SCHEMA, so old databases gain them):
+# a table's long join secret and archive time (web/access.py), failed short-code joins per client, and the
+# index behind "tables untouched since".
+ACCESS_SCHEMA = (
+    """
+CREATE TABLE IF NOT EXISTS table_access (
+    code TEXT PRIMARY KEY,
+    secret TEXT NOT NULL UNIQUE,
+    archived DOUBLE PRECISION
+)
+""",
+    """
+CREATE TABLE IF NOT EXISTS join_failures (
+    client TEXT PRIMARY KEY,
+    since DOUBLE PRECISION NOT NULL,
+    failures INTEGER NOT NULL
+)
+""",
+    "CREATE INDEX IF NOT EXISTS games_updated ON games (updated)",
+)
+SECRET_BYTES = 24  # 192 bits in the join link: far beyond guessing, still a QR code a phone reads at once
+
 
 class StorageError(Exception):
     """Base class for storage failures that the web layer turns into 4xx answers."""
@@ -54,6 +76,15 @@ class Conflict(StorageError):
     def __init__(self, current: GameRecord):
         self.current = current
         super().__init__(f"table {current.code} is at version {current.version}")
+
+
+@dataclass(frozen=True)
+class TableAccess:
+    """Who may reach a table: the secret of its join link, and when it was archived (None = open)."""
+
+    code: str
+    secret: str
+    archived: float | None
 
 
 @dataclass(frozen=True)
@@ -103,6 +134,8 @@ class Store:
     # -- API ---------------------------------------------------------------------
     def init_schema(self) -> None:
         self._execute(SCHEMA)
+        for statement in ACCESS_SCHEMA:
+            self._execute(statement)
 
     def create(self, kind: str, setup: dict[str, Any], events: list[dict[str, Any]] | None = None) -> GameRecord:
         """Insert a new game under a fresh random code (retrying the rare collision)."""
@@ -154,6 +187,53 @@ class Store:
         if cur.rowcount != 1:
             raise Conflict(self.get(code))  # raises NotFound when the table does not exist
         return self.get(code)
+
+    # -- access: join secrets, archiving, short-code rate limit (web/access.py) --------------------------
+    def access(self, code: str) -> TableAccess:
+        """The table's access row, created on first use (tables from before secrets get one here)."""
+        sql = "SELECT code, secret, archived FROM table_access WHERE code = ?"
+        row = self._execute(sql, (code,)).fetchone()
+        if row is None:
+            self.version(code)  # NotFound for a table that does not exist
+            self._execute("INSERT INTO table_access (code, secret) VALUES (?, ?) ON CONFLICT (code) DO NOTHING",
+                          (code, secrets.token_urlsafe(SECRET_BYTES)))
+            row = self._execute(sql, (code,)).fetchone()
+        return TableAccess(row[0], row[1], row[2])
+
+    def code_for_secret(self, secret: str) -> str:
+        row = self._execute("SELECT code FROM table_access WHERE secret = ?", (secret,)).fetchone()
+        if row is None:
+            raise NotFound(secret)
+        return row[0]
+
+    def archive_idle(self, untouched_since: float, code: str | None = None) -> int:
+        """Archive open tables not changed since `untouched_since` (only `code`, if given); how many were."""
+        sql = ("UPDATE table_access SET archived = ? WHERE archived IS NULL AND code IN "
+               "(SELECT code FROM games WHERE updated < ?)")
+        params: tuple = (time.time(), untouched_since)
+        if code is not None:
+            sql += " AND code = ?"
+            params += (code,)
+        return self._execute(sql, params).rowcount
+
+    def reopen(self, code: str) -> None:
+        """Back in play: no longer archived, and touched now so it is not archived again at once."""
+        self._execute("UPDATE table_access SET archived = NULL WHERE code = ?", (code,))
+        self._execute("UPDATE games SET updated = ? WHERE code = ?", (time.time(), code))
+
+    def join_failures(self, client: str, window_start: float) -> int:
+        row = self._execute("SELECT since, failures FROM join_failures WHERE client = ?", (client,)).fetchone()
+        return 0 if row is None or row[0] < window_start else int(row[1])
+
+    def note_join_failure(self, client: str, window_start: float) -> None:
+        """One more failed short-code join for `client` (a fixed window: counting restarts when it is over)."""
+        now = time.time()
+        self._execute(
+            "INSERT INTO join_failures (client, since, failures) VALUES (?, ?, 1) ON CONFLICT (client) DO UPDATE SET "
+            "failures = CASE WHEN join_failures.since < ? THEN 1 ELSE join_failures.failures + 1 END, "
+            "since = CASE WHEN join_failures.since < ? THEN ? ELSE join_failures.since END",
+            (client, now, window_start, window_start, now),
+        )
 
     def close(self) -> None:
         self.conn.close()

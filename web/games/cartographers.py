@@ -6,7 +6,6 @@ what a phone sent, asks the engine, and translates its error codes.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,6 +15,7 @@ from flask_babel import gettext as _
 from companion.cartographers.session import Game, GameError, Setup
 
 from ..storage import GameRecord
+from ..validation import loads
 from .base import Adapter, GameRuleError, PrintJob, form_int
 
 INPUT_ERRORS = frozenset({"bad_grid", "bad_event", "unknown_player", "bad_setup"})
@@ -50,7 +50,7 @@ def _grid(fields: Mapping[str, Any]) -> Any:
     grid = fields.get("grid")
     if isinstance(grid, str):
         try:
-            grid = json.loads(grid)
+            grid = loads(grid)
         except ValueError:
             raise GameRuleError("bad_grid", _("The map could not be read. Please try again."), 400) from None
     if grid is None:

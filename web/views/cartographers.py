@@ -11,10 +11,12 @@ from flask_babel import gettext as _
 from companion.cartographers.data import EDICTS, SCORING_CARDS, SEASONS
 from companion.cartographers.session import MAX_PLAYERS, GameError, Setup
 
+from .. import access
 from ..db import get_store
 from ..errors import UserError
 from ..games.cartographers import CartographersAdapter, engine_message
 from ..mapdata import categories, page_data, scoring_cards
+from ..validation import Field, read_fields, request_source
 from .tables import load_record
 
 bp = Blueprint("cartographers", __name__)
@@ -23,11 +25,17 @@ MAX_SEED = 2**31 - 1
 MAX_NAME = 30
 
 
-def _players(form: Any) -> list[str]:
-    raw = form.getlist("player") if hasattr(form, "getlist") else form.get("player", [])
-    if isinstance(raw, str):
-        raw = [raw]
-    names = [str(n).strip()[:MAX_NAME] for n in raw if str(n).strip()]
+SETUP_FIELDS = {
+    "player": Field("texts", size=MAX_PLAYERS * 2),
+    "seed": Field("text", size=20),
+    "side": Field("text", size=5, default="A"),
+    "scoring_mode": Field("text", size=20),
+    **{f"edict_{letter}": Field("text", size=40, default="") for letter in EDICTS},
+}
+
+
+def _players(names: list[str]) -> list[str]:
+    names = [n[:MAX_NAME] for n in names if n]
     if not names:
         raise UserError(400, "no_players", _("Enter at least one player name (one name plays solo)."))
     if len(names) > MAX_PLAYERS:
@@ -35,9 +43,10 @@ def _players(form: Any) -> list[str]:
     return names
 
 
-def _setup_from_form(form: Any) -> Setup:
-    players = _players(form)
-    seed_text = (form.get("seed") or "").strip()
+def _setup_from_form(source: Any) -> Setup:
+    form = read_fields(source, SETUP_FIELDS)
+    players = _players(form["player"])
+    seed_text = form["seed"] or ""
     if seed_text:
         try:
             seed = int(seed_text)
@@ -48,10 +57,10 @@ def _setup_from_form(form: Any) -> Setup:
     else:
         seed = secrets.randbelow(MAX_SEED)
     scoring = None
-    if form.get("scoring_mode") == "chosen":
-        scoring = tuple(form.get(f"edict_{letter}") or "" for letter in EDICTS)
+    if form["scoring_mode"] == "chosen":
+        scoring = tuple(form[f"edict_{letter}"] for letter in EDICTS)
     try:
-        return Setup(seed=seed, side=form.get("side", "A"), players=tuple(players), scoring=scoring)
+        return Setup(seed=seed, side=form["side"], players=tuple(players), scoring=scoring)
     except GameError as exc:
         raise UserError(400, exc.code, engine_message(exc)) from None
 
@@ -64,15 +73,9 @@ def new() -> str:
 
 @bp.post("/c/new")
 def create() -> Response:
-    if request.is_json:
-        body = request.get_json(silent=True)
-        if not isinstance(body, dict):
-            raise UserError(400, "bad_json", _("The request must be a JSON object."))
-        form: Any = body
-    else:
-        form = request.form
-    setup = _setup_from_form(form)
+    setup = _setup_from_form(request_source())
     record = get_store().create("cartographers", setup.to_dict())
+    access.remember(record.code)  # the phone that starts a table is its first member
     return redirect(url_for("tables.table", code=record.code), code=303)
 
 

@@ -7,11 +7,10 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from .. import printing
-from ..db import get_store
+from .. import access, printing
 from ..errors import UserError
 from ..i18n import COOKIE, LANGUAGES
-from ..storage import NotFound, is_valid_code, normalise_code
+from ..storage import is_valid_code, normalise_code
 
 bp = Blueprint("home", __name__)
 
@@ -45,11 +44,7 @@ def join() -> Response:
     code = normalise_code(request.args.get("code", ""))
     if not is_valid_code(code):
         raise UserError(400, "bad_code", _("That is not a table code. A code has 7 letters and digits, like K7M4QXA."))
-    try:
-        get_store().version(code)
-    except NotFound:
-        raise UserError(404, "unknown_table", _("No table has the code %(code)s. Check the code and try again.",
-                                                 code=code)) from None
+    access.join_by_code(code)  # rate-limited per client; refused when short codes are switched off
     return redirect(url_for("tables.table", code=code))
 
 

@@ -15,7 +15,7 @@ from companion.cartographers.board import Board, BoardError
 from companion.cartographers.data import COIN_TRACK_LENGTH, MAPS, SCORING_BY_ID
 from companion.cartographers.scoring import mountain_coins, score_season
 
-from .. import photo
+from .. import photo, photoqueue
 from ..errors import UserError
 from ..mapdata import categories, page_data, scoring_cards
 
@@ -85,4 +85,4 @@ def api_score():
 
 @bp.post("/api/photo")
 def api_photo():
-    return jsonify(photo.read_upload(request))
+    return jsonify({**photo.read_upload(request), **photoqueue.queue_info()})

@@ -24,7 +24,7 @@ import qrcode.image.svg
 from flask import Blueprint, Response, current_app, jsonify, redirect, request, url_for
 from flask_babel import gettext as _
 
-from .. import printing
+from .. import access, printing
 from ..db import get_store
 from ..errors import UserError, wants_json
 from ..games import ADAPTERS, Adapter, GameRuleError
@@ -42,10 +42,14 @@ def load_record(code: str) -> GameRecord:
         raise UserError(404, "unknown_table", _("No table has the code %(code)s. Check the code and try again.",
                                                  code=code))
     try:
-        return get_store().get(code)
+        record = get_store().get(code)
     except NotFound:
+        if not access.is_member(code) and request.method == "GET" and not wants_json():
+            access.join_by_code(code)  # a wrong code typed into the address bar counts as a wrong guess
         raise UserError(404, "unknown_table", _("No table has the code %(code)s. Check the code and try again.",
                                                  code=code)) from None
+    access.require_member(record)  # web/access.py: only phones that joined see or change a table
+    return record
 
 
 def adapter_for(record: GameRecord) -> Adapter:
@@ -124,6 +128,7 @@ def _conflict(record: GameRecord) -> UserError:
 @bp.post("/<code>/action")
 def action(code: str) -> Response:
     record = load_record(code)
+    access.require_open(record)
     adapter = adapter_for(record)
     action_name, version, fields = _action_input()
     strict = adapter.is_strict(action_name)
@@ -154,13 +159,21 @@ def action(code: str) -> Response:
     return redirect(adapter.after_action_url(record, action_name, fields), code=303)
 
 
-def join_url(code: str) -> str:
-    """The table's address for other phones (the LAN address when the page was opened on the server itself)."""
+def public_base() -> str:
+    """Where other phones reach this server (the LAN address when the page was opened on the server itself)."""
+    if current_app.config.get("PUBLIC_BASE_URL"):  # MAPSMITH_PUBLIC_URL: the address the world uses, e.g. https://…
+        return current_app.config["PUBLIC_BASE_URL"].rstrip("/")
     public = current_app.config.get("PUBLIC_URL")
-    if public and request.host.split(":")[0] in LOOPBACK_HOSTS:
+    # behind a trusted proxy the forwarded Host is the public one; PUBLIC_URL is then only the upstream's address
+    if public and not current_app.config.get("TRUSTED_PROXIES") and request.host.split(":")[0] in LOOPBACK_HOSTS:
         # a QR code pointing at localhost would be useless to the phones
-        return public.rstrip("/") + url_for("tables.table", code=code)
-    return url_for("tables.table", code=code, _external=True)
+        return public.rstrip("/")
+    return request.host_url.rstrip("/")
+
+
+def join_url(code: str) -> str:
+    """The table's join link for other phones: its long secret, so one scan joins (web/access.py)."""
+    return access.join_link(code)
 
 
 @bp.get("/<code>/qr.svg")
@@ -171,7 +184,8 @@ def qr(code: str) -> Response:
     img = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
     buf = io.BytesIO()
     img.save(buf)
-    return Response(buf.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
+    # the image carries the table's secret: private to this phone's cache
+    return Response(buf.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"})
 
 
 @bp.get("/<code>/print.pdf")

@@ -1,0 +1,162 @@
+"""Photo reading off the request threads: a small pool of worker processes behind a bounded queue.
+
+Why processes: reading a 12 MP photo is ~0.5–1 s of NumPy/OpenCV/scikit-image work, much of it
+holding Python's GIL. Run on a waitress thread, four photos at once would stall every poll of every
+table for seconds. In worker processes the server's threads only wait on a pipe, so polls stay fast.
+
+Why bounded: `PHOTO_WORKERS` photos are read at once (default 2 on a 2-core box) and at most
+`PHOTO_QUEUE` more wait; beyond that the upload is refused at once with 429 and Retry-After instead
+of piling up memory. Each answer says whether the photo waited (`queue`: photos ahead of it when it
+arrived and seconds spent waiting), so the phone can tell the player why it took longer.
+
+Workers are forked from a forkserver that imported the vision pipeline once, so a new worker (or a
+replacement after a crash) is ready in milliseconds; a worker that dies on some photo is replaced and
+that photo gets a clear 422, never a 500. `PHOTO_WORKERS=0` reads in the request thread (for tools
+and debugging; the queue bound still applies).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+import time
+import weakref
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from flask import Flask, current_app, g
+from flask_babel import gettext as _
+
+from .errors import UserError
+
+if TYPE_CHECKING:
+    from vision.reading import SheetReading
+
+EXTENSION = "mapsmith_photoqueue"
+READ_TIMEOUT = 120  # seconds a single photo may take before the phone is told to try again
+
+
+def _read_in_worker(data: bytes, side: str | None) -> tuple[str, Any, float]:
+    """Runs in a worker process: ("ok", reading, started) or ("photo_error", (code, detail), started).
+
+    PhotoError is sent back as its code: an exception whose __init__ takes a code would not survive
+    pickling with its message as the only argument.
+    """
+    started = time.time()
+    from vision.errors import PhotoError
+    from vision.reading import read_sheet
+
+    try:
+        return "ok", read_sheet(data, side=side), started
+    except PhotoError as exc:
+        return "photo_error", (exc.code, exc.detail), started
+
+
+@dataclass
+class QueueInfo:
+    ahead: int  # photos being read or waiting when this one arrived
+    waited_s: float  # time from arrival until a worker started on it
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"queued": self.waited_s >= 0.05 or self.ahead > 0, "ahead": self.ahead,
+                "waited_s": round(self.waited_s, 2)}
+
+
+class PhotoQueue:
+    """`workers` photos read at once in worker processes, `waiting` more queued, the rest refused."""
+
+    def __init__(self, workers: int, waiting: int):
+        self.workers = workers
+        self.capacity = max(1, workers) + waiting
+        self.lock = threading.Lock()
+        self.inline = threading.Lock()
+        self.in_flight = 0
+        self.executor: ProcessPoolExecutor | None = None
+        self._finalizer: weakref.finalize | None = None
+
+    def _pool(self) -> ProcessPoolExecutor:
+        with self.lock:
+            if self.executor is None:
+                context = multiprocessing.get_context("forkserver")
+                context.set_forkserver_preload(["vision.reading"])
+                self.executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+                self._finalizer = weakref.finalize(self, self.executor.shutdown, wait=False, cancel_futures=True)
+            return self.executor
+
+    def _broken(self, executor: ProcessPoolExecutor) -> None:
+        with self.lock:
+            if self.executor is executor:
+                self.executor = None
+                if self._finalizer is not None:
+                    self._finalizer()
+
+    def read(self, data: bytes, side: str | None) -> tuple[SheetReading, QueueInfo]:
+        with self.lock:
+            if self.in_flight >= self.capacity:
+                raise UserError(429, "photo_queue_full",
+                                _("Many photos are being read right now. Please send yours again in a few seconds."),
+                                retry_after=5)
+            ahead = self.in_flight
+            self.in_flight += 1
+        arrived = time.time()
+        try:
+            if self.workers <= 0:
+                with self.inline:  # in-thread mode: one photo at a time
+                    status, value, started = _read_in_worker(data, side)
+            else:
+                executor = self._pool()
+                try:
+                    status, value, started = executor.submit(_read_in_worker, data, side).result(READ_TIMEOUT)
+                except BrokenProcessPool:
+                    self._broken(executor)
+                    raise UserError(422, "photo_failed", _("This photo could not be read. Please take it again, "
+                                                           "a little closer and in good light.")) from None
+                except TimeoutError:
+                    raise UserError(429, "photo_timeout", _("Reading the photo took too long. Please try again."),
+                                    retry_after=10) from None
+        finally:
+            with self.lock:
+                self.in_flight -= 1
+        info = QueueInfo(ahead, max(0.0, started - arrived))
+        if status == "photo_error":
+            from vision.errors import PhotoError
+
+            raise PhotoError(*value)
+        return value, info
+
+    def close(self) -> None:
+        if self._finalizer is not None:
+            self._finalizer()
+
+
+def queue() -> PhotoQueue:
+    return current_app.extensions[EXTENSION]
+
+
+def read_sheet(data: bytes, side: str | None = None) -> SheetReading:
+    """`vision.reading.read_sheet` through the app's queue (same arguments, same PhotoError); the wait goes to g."""
+    reading, info = queue().read(data, side)
+    g.photo_queue = info
+    return reading
+
+
+def queue_info() -> dict[str, Any]:
+    """For the photo answer: whether this photo waited for a worker, and how long."""
+    info = g.get("photo_queue")
+    return {"queue": info.to_dict()} if info is not None else {}
+
+
+def init_app(app: Flask) -> None:
+    default_workers = min(2, os.cpu_count() or 1)
+    app.config.setdefault("PHOTO_WORKERS", int(os.environ.get("MAPSMITH_PHOTO_WORKERS", default_workers)))
+    app.config.setdefault("PHOTO_QUEUE", int(os.environ.get("MAPSMITH_PHOTO_QUEUE", 8)))
+    app.extensions[EXTENSION] = PhotoQueue(app.config["PHOTO_WORKERS"], app.config["PHOTO_QUEUE"])
+
+    @app.after_request
+    def _retry_after(response):
+        if response.status_code == 429 and "Retry-After" not in response.headers:
+            response.headers["Retry-After"] = "5"
+        return response
