@@ -57,7 +57,9 @@ def sample_params(rng: np.random.Generator, difficulty: str, kind: str, small: b
         "noise": float(rng.uniform(3, 9) if hard else rng.uniform(1, 4)),
         "jpeg_quality": int(rng.integers(60, 80) if hard else rng.integers(70, 96)),
         "table": str(rng.choice(["wood", "cloth", "laminate", "dark_wood", "checked_cloth"])),
-        "table_rgb": [float(v) for v in rng.uniform(0.3, 0.9, 3)],
+        "table_rgb": [float(v) for v in np.clip(np.array(
+            [(0.85, 0.84, 0.8), (0.5, 0.5, 0.52), (0.15, 0.15, 0.16), (0.75, 0.68, 0.55), (0.3, 0.4, 0.55),
+             (0.55, 0.2, 0.2), (0.3, 0.45, 0.3)][rng.integers(7)]) + rng.normal(0, 0.04, 3), 0.05, 0.95)],
         "clip_markers": int(rng.integers(1, 3)) if kind == "ours-clipped" else 0,
     }
     return p
@@ -223,11 +225,11 @@ class Camera:
             out = [c for c in names if outside_share(self.project(sheet.markers[c]), self.w, self.h) >= 0.5]
             if sorted(out) == sorted(chosen):
                 return out
-            if out and best is None:
+            if 1 <= len(out) <= 2 and best is None:
                 best = (self.dist, self.dx, self.dy, out)
-            if attempt % 50 == 49 and count == 2:
-                first = int(rng.integers(4))
-                chosen = [names[first], names[(first + 1) % 4]]
+            if attempt % 30 == 29:  # try another corner
+                first = (first + 1) % 4
+                chosen = [names[first]] if count == 1 else [names[first], names[(first + 1) % 4]]
         if best is not None:
             self.dist, self.dx, self.dy, out = best
             self._place()
@@ -285,7 +287,6 @@ def table_texture(rng, p: dict, xy: np.ndarray, unit: float) -> np.ndarray:
         val = 0.9 + weave + 0.08 * n
     else:
         val = 0.93 + 0.05 * n
-        base = 0.6 + 0.35 * base
     return (base[None, None] * val[..., None]).astype(np.float32)
 
 
@@ -323,23 +324,30 @@ def shoot(rng: np.random.Generator, cam: Camera, sheet: Sheet, mm_px: float) -> 
                       borderValue=(0, 0, 0))
     ones = np.ones(sheet.image.shape[:2], np.float32) if sheet.alpha is None else sheet.alpha
     a = cv2.remap(ones, sx - 0.5, sy - 0.5, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    table = table_texture(rng, p, full[..., 2:4], mm_px)
+    # the table at half resolution (it is background: its texture need not be sharper than that)
+    w2, h2 = (w + 1) // 2, (h + 1) // 2
+    hu, hv = np.meshgrid(np.arange(w2, dtype=np.float32) * 2 / step, np.arange(h2, dtype=np.float32) * 2 / step)
+    txy = np.stack([cv2.remap(coarse[..., k], hu, hv, cv2.INTER_LINEAR) for k in (2, 3)], -1)
+    table = cv2.resize(table_texture(rng, p, txy, mm_px), (w, h), interpolation=cv2.INTER_LINEAR)
     # the paper casts a thin contact shadow onto the table
     shadow_a = cv2.GaussianBlur(a, (0, 0), max(1.0, w / 600))
     table *= (1 - 0.35 * shadow_a)[..., None]
     img = paper * a[..., None] + table * (1 - a[..., None])
-    # light: gradient, vignette, a hand/phone shadow
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    # light (smooth, so made at a quarter of the size): gradient, vignette, a hand/phone shadow, glare
+    w4, h4 = (w + 3) // 4, (h + 3) // 4
+    yy, xx = np.mgrid[0:h4, 0:w4].astype(np.float32) * 4
     xn, yn = xx / w - 0.5, yy / h - 0.5
-    light = 1 + p["light_grad"] * (np.cos(p["light_dir"]) * xn + np.sin(p["light_dir"]) * yn) * 2 * 0.5
+    light = 1 + p["light_grad"] * (np.cos(p["light_dir"]) * xn + np.sin(p["light_dir"]) * yn)
     light *= 1 - p["vignette"] * (xn ** 2 + yn ** 2) * 2
     if p["shadow"]:
-        light *= 1 - p["shadow_depth"] * _shadow_mask(rng, w, h)
-    img *= (light * p["exposure"])[..., None]
+        light *= 1 - p["shadow_depth"] * _shadow_mask(rng, w4, h4)
+    light = cv2.resize(light * p["exposure"], (w, h), interpolation=cv2.INTER_LINEAR)
+    img *= light[..., None]
     if p["glare"]:
         cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
         sg = rng.uniform(0.04, 0.12) * max(w, h)
         g = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sg ** 2)) * p["glare_strength"]
+        g = cv2.resize(g.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
         img = img + (1 - img) * g[..., None]
     # white balance / colour temperature
     t = p["temperature"] * 0.08
@@ -356,17 +364,20 @@ def shoot(rng: np.random.Generator, cam: Camera, sheet: Sheet, mm_px: float) -> 
         cv2.line(k, (int(round(c - c * np.cos(a_))), int(round(c - c * np.sin(a_)))),
                  (int(round(c + c * np.cos(a_))), int(round(c + c * np.sin(a_)))), 1.0, 1)
         img = cv2.filter2D(img, -1, k / k.sum())
-    # sensor: shot + read noise, then the phone's own tone curve
-    img = np.clip(img, 0, 1)
+    # sensor: shot + read noise, then the phone's own tone curve (a lookup table on the 8-bit values)
+    np.clip(img, 0, 1, out=img)
     sigma = p["noise"] / 255
-    img = img + rng.normal(0, 1, img.shape).astype(np.float32) * sigma * (0.5 + 0.5 * np.sqrt(img))
-    img = np.clip(img, 0, 1) ** (1 / 1.05)
-    return (img * 255 + 0.5).astype(np.uint8)
+    noise = rng.standard_normal(img.shape, dtype=np.float32)
+    noise *= sigma * (0.5 + 0.5 * np.sqrt(img))
+    img += noise
+    out = (np.clip(img, 0, 1) * 255 + 0.5).astype(np.uint8)
+    lut = np.clip(((np.arange(256) / 255) ** (1 / 1.05)) * 255 + 0.5, 0, 255).astype(np.uint8)
+    return cv2.LUT(out, lut)
 
 
 def _shadow_mask(rng, w, h) -> np.ndarray:
     """A soft shadow of a hand or phone coming in from one edge of the frame."""
-    m = np.zeros((h // 4 + 1, w // 4 + 1), np.float32)
+    m = np.zeros((h, w), np.float32)
     side = int(rng.integers(4))
     hh, ww = m.shape
     if rng.random() < 0.5:  # phone: a tilted rectangle
@@ -385,8 +396,7 @@ def _shadow_mask(rng, w, h) -> np.ndarray:
             ln = rng.uniform(0.2, 0.4) * min(ww, hh)
             cv2.line(m, (int(cx), int(cy)), (int(cx + ln * np.cos(a)), int(cy + ln * np.sin(a))), 1.0,
                      max(1, int(min(ww, hh) * 0.05)))
-    m = cv2.GaussianBlur(m, (0, 0), max(ww, hh) * rng.uniform(0.02, 0.06))
-    return cv2.resize(m, (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.GaussianBlur(m, (0, 0), max(ww, hh) * rng.uniform(0.02, 0.06))
 
 
 def encode_jpeg(img: np.ndarray, quality: int) -> bytes:

@@ -168,11 +168,12 @@ def colour_cell(rng, sheet: Sheet, quad, colour, medium: str, p: Player) -> None
     f = _cell_map(quad)
     roi = Roi(sheet.image, quad, cell * 0.25)
     m = roi.mask()
+    pressure = min(1.0, p.pressure * rng.uniform(0.75, 1.15))  # pressure also varies from cell to cell
     if medium == "pencil":
         _hatch(rng, f, m, roi, p.hatch_angle, rng.uniform(0.05, 0.1), max(1, cell * 0.035), p.coverage)
         if p.coverage > 0.8 and rng.random() < 0.5:
             _hatch(rng, f, m, roi, p.hatch_angle + 90, 0.1, max(1, cell * 0.03), p.coverage * 0.6)
-        m = np.clip(m, 0, 1) * (0.4 + 0.8 * _grain(rng, m.shape, 0.5)) * p.pressure
+        m = np.clip(m, 0, 1) * (0.4 + 0.8 * _grain(rng, m.shape, 0.5)) * pressure
         roi.blend(m * 0.85, colour)
     elif medium == "marker":
         bleed = cell * rng.uniform(0.02, 0.09)
@@ -185,8 +186,8 @@ def colour_cell(rng, sheet: Sheet, quad, colour, medium: str, p: Player) -> None
     elif medium == "crayon":
         _hatch(rng, f, m, roi, p.hatch_angle, 0.07, max(1, cell * 0.09), p.coverage, margin=0.02)
         wax = _grain(rng, m.shape, 0.8)
-        wax = (wax > rng.uniform(0.35, 0.55) - 0.2 * p.pressure).astype(np.float32)
-        roi.blend(np.clip(m, 0, 1) * wax * (0.55 + 0.35 * p.pressure), colour)
+        wax = (wax > rng.uniform(0.35, 0.55) - 0.2 * pressure).astype(np.float32)
+        roi.blend(np.clip(m, 0, 1) * wax * (0.55 + 0.35 * pressure), colour)
     elif medium == "felttip":
         n = int(rng.integers(5, 9))
         ang = np.radians(p.hatch_angle)
@@ -201,10 +202,10 @@ def colour_cell(rng, sheet: Sheet, quad, colour, medium: str, p: Player) -> None
         grow = (quad - quad.mean(0)) * rng.uniform(0.95, 1.12) + quad.mean(0)
         cv2.fillConvexPoly(m, roi.pts(grow + rng.normal(0, cell * 0.04, (4, 2))), 1.0, cv2.LINE_AA, SHIFT)
         soft = cv2.GaussianBlur(m, (0, 0), cell * rng.uniform(0.03, 0.08))
-        low = cv2.GaussianBlur(rng.uniform(0, 1, m.shape).astype(np.float32), (0, 0), cell * 0.12)
+        low = cv2.GaussianBlur(rng.uniform(0, 1, m.shape).astype(np.float32), (0, 0), cell * 0.2)
         low = (low - low.mean()) / (low.std() + 1e-6)
         edge = np.clip(soft - cv2.GaussianBlur(soft, (0, 0), cell * 0.06), 0, 1)
-        a = soft * (rng.uniform(0.3, 0.55) + 0.12 * low) + 1.6 * edge
+        a = soft * (rng.uniform(0.3, 0.55) + 0.07 * low) + 0.8 * edge
         roi.blend(np.clip(a, 0, 0.9), colour)
     else:
         raise ValueError(medium)
