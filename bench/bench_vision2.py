@@ -1,0 +1,227 @@
+"""Score the photo reader on photos from photogen2, the second independent generator, through its CLI only.
+
+    python -m bench.bench_vision2 --split dev --n 6 [--kinds ours pad] [--difficulties normal]
+                                  [--cmd "python -m companion.cli"] [--json]
+
+For every kind x difficulty it generates `--n` photos (styles round-robin) into a temporary folder, runs
+`CMD read PHOTO --json` on each (at most 2 at a time) and compares with the truth. `--split dev` uses seeds
+from 0, `--split heldout` seeds from 1,000,000: report held-out figures, never tune against them.
+
+Figures (drawable cells only: printed mountains and wastelands are excluded):
+  found      sheets read (exit 0 with an 11x11 grid); a refusal is a non-zero exit with a JSON error
+  cells      cells right over all photos (a refusal counts all its cells wrong) / over found sheets only
+  exact      sheets with every drawable cell right
+  silent     wrong cells with confidence >= 0.7: count, % of all cells read, % of the wrong cells
+  review     right after review: every wrong cell has confidence < 0.7 and at most 10 cells are flagged
+  orient     found sheets whose grid does not match the truth better under another quarter/half turn
+  fit        distance between the reader's cell_centers_px and the truth, in cells (max, p95), when reported
+  coins      coin count right / photos where both the truth and the reader give one
+  s/photo    median wall time of one read; crashes = non-zero exit without a JSON error, or a traceback
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from bench.photogen2 import DIFFICULTIES, HELDOUT_START, KINDS, STYLES, generate, sheets
+
+FIXED = {"mountain", "wasteland"}
+DOUBT, REVIEW_MAX = 0.7, 10
+
+
+def score(truth: dict, out: dict | None, rc: int, stderr: str, seconds: float) -> dict:
+    """One photo's figures from the truth and the reader's JSON (None when it printed none)."""
+    tg = truth["grid"]
+    drawable = [(r, c) for r in range(11) for c in range(11) if tg[r][c] not in FIXED]
+    rec = {"kind": truth["kind"], "style": truth["style"], "difficulty": truth["difficulty"],
+           "seed": truth["seed"], "drawable": len(drawable), "found": False, "seconds": seconds,
+           "crash": False, "ok": 0, "silent": 0, "flagged": 0}
+    if "Traceback (most recent call last)" in stderr or (rc != 0 and not (isinstance(out, dict) and
+                                                                         out.get("error"))):
+        rec["crash"] = True
+    grid = out.get("grid") if isinstance(out, dict) else None
+    if rc != 0 or not _is_grid(grid):
+        rec["refusal"] = (out or {}).get("code") or (out or {}).get("error") if isinstance(out, dict) else None
+        return rec
+    conf = out.get("confidence")
+    ok = silent = flagged = 0
+    for r, c in drawable:
+        right = grid[r][c] == tg[r][c]
+        try:
+            sure = float(conf[r][c]) >= DOUBT
+        except (TypeError, ValueError, IndexError, KeyError):
+            sure = True
+        ok += right
+        flagged += not sure
+        silent += (not right) and sure
+    rec.update(found=True, ok=ok, silent=silent, flagged=flagged)
+    g, t = np.array(grid, dtype=object), np.array(tg, dtype=object)
+    matches = [int((np.rot90(g, k) == t).sum()) for k in range(4)]
+    rec["orientation_right"] = matches[0] >= max(matches[1:])
+    rec["orientation_unsure"] = bool(out.get("orientation_unsure", False))
+    centres = out.get("cell_centers_px")
+    try:
+        cc = np.asarray(centres, dtype=float)
+        if cc.shape == (11, 11, 2):
+            tc = np.asarray(truth["params"]["geometry"]["cell_centers_px"], dtype=float)
+            d = np.linalg.norm(cc - tc, axis=-1) / truth["params"]["geometry"]["mean_cell_px"]
+            rec["fit_cells"] = d.ravel().round(4).tolist()
+    except (TypeError, ValueError):
+        pass
+    if truth.get("coins") is not None and isinstance(out.get("coins"), int | float):
+        rec["coins_right"] = int(out["coins"]) == truth["coins"]
+    return rec
+
+
+def _is_grid(grid) -> bool:
+    return isinstance(grid, list) and len(grid) == 11 and all(isinstance(r, list) and len(r) == 11 for r in grid)
+
+
+def summarise(recs: list[dict]) -> dict:
+    found = [r for r in recs if r["found"]]
+    tot_all = sum(r["drawable"] for r in recs)
+    tot = sum(r["drawable"] for r in found)
+    ok = sum(r["ok"] for r in found)
+    silent = sum(r["silent"] for r in found)
+    wrong = tot - ok
+    fits = [d for r in found for d in r.get("fit_cells", [])]
+    coins = [r["coins_right"] for r in found if "coins_right" in r]
+    return {
+        "photos": len(recs),
+        "found": len(found),
+        "cells_right_pct": round(100 * ok / tot_all, 1) if tot_all else None,
+        "cells_right_found_pct": round(100 * ok / tot, 1) if tot else None,
+        "exact": sum(1 for r in found if r["ok"] == r["drawable"]),
+        "silent": silent,
+        "silent_pct_cells": round(100 * silent / tot, 1) if tot else None,
+        "silent_pct_wrong": round(100 * silent / wrong, 1) if wrong else None,
+        "review": sum(1 for r in found if r["silent"] == 0 and r["flagged"] <= REVIEW_MAX),
+        "orientation_right": sum(1 for r in found if r.get("orientation_right")),
+        "fit_max_cells": round(max(fits), 3) if fits else None,
+        "fit_p95_cells": round(float(np.percentile(fits, 95)), 3) if fits else None,
+        "coins_right": sum(coins),
+        "coins_both": len(coins),
+        "sec_median": round(statistics.median(r["seconds"] for r in recs), 2) if recs else None,
+        "crashes": sum(1 for r in recs if r["crash"]),
+        "refusals": sorted({str(r.get("refusal")) for r in recs if not r["found"] and r.get("refusal")}),
+    }
+
+
+COLS = [("photos", 6), ("found", 6), ("cells", 12), ("exact", 6), ("silent", 16), ("review", 7),
+        ("orient", 7), ("fit max/p95", 12), ("coins", 6), ("s/ph", 6), ("crash", 6)]
+
+
+def fmt_row(name: str, s: dict) -> str:
+    def pct(v):
+        return "-" if v is None else f"{v:.1f}"
+    vals = [
+        str(s["photos"]), str(s["found"]),
+        f"{pct(s['cells_right_pct'])}/{pct(s['cells_right_found_pct'])}",
+        str(s["exact"]),
+        f"{s['silent']} {pct(s['silent_pct_cells'])}%/{pct(s['silent_pct_wrong'])}%",
+        str(s["review"]), f"{s['orientation_right']}/{s['found']}",
+        "-" if s["fit_max_cells"] is None else f"{s['fit_max_cells']:.2f}/{s['fit_p95_cells']:.2f}",
+        f"{s['coins_right']}/{s['coins_both']}", "-" if s["sec_median"] is None else f"{s['sec_median']:.1f}",
+        str(s["crashes"]),
+    ]
+    return f"{name:22}" + "".join(f"{v:>{w + 1}}" for v, (_, w) in zip(vals, COLS, strict=True))
+
+
+def header() -> str:
+    return f"{'set':22}" + "".join(f"{c:>{w + 1}}" for c, w in COLS)
+
+
+def run_one(cmd: list[str], folder: Path, job: tuple[str, str, str, int], index: int, timeout: float,
+            pass_side: bool) -> dict:
+    kind, style, diff, seed = job
+    photo = generate(kind, style, diff, seed)
+    path = folder / f"{index:04d}.jpg"
+    path.write_bytes(photo.jpeg)
+    path.with_suffix(".json").write_text(json.dumps(photo.truth))
+    extra = ["--side", photo.truth["side"]] if pass_side else []
+    t0 = time.perf_counter()
+    try:
+        cp = subprocess.run([*cmd, "read", str(path), "--json", *extra], capture_output=True, text=True,
+                            timeout=timeout, stdin=subprocess.DEVNULL)
+        rc, stdout, stderr = cp.returncode, cp.stdout, cp.stderr
+    except subprocess.TimeoutExpired:
+        rc, stdout, stderr = -1, "", "timeout"
+    seconds = time.perf_counter() - t0
+    try:
+        out = json.loads(stdout)
+    except ValueError:
+        out = None
+    rec = score(photo.truth, out if isinstance(out, dict) else None, rc, stderr, seconds)
+    rec["photo"] = path.name
+    if stderr == "timeout":
+        rec["crash"] = True
+        rec["refusal"] = "timeout"
+    return rec
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.bench_vision2", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--split", choices=["dev", "heldout"], default="dev")
+    ap.add_argument("--n", type=int, default=20, help="photos per kind x difficulty")
+    ap.add_argument("--kinds", nargs="+", default=None, choices=KINDS)
+    ap.add_argument("--difficulties", nargs="+", default=list(DIFFICULTIES), choices=DIFFICULTIES)
+    ap.add_argument("--styles", nargs="+", default=list(STYLES), choices=STYLES)
+    ap.add_argument("--cmd", default=f"{shlex.quote(sys.executable)} -m companion.cli")
+    ap.add_argument("--jobs", type=int, default=2, choices=[1, 2])
+    ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--pass-side", action="store_true", help="also pass --side (off: the bare contract)")
+    ap.add_argument("--keep", type=Path, help="keep the photos, truths and per-photo records here")
+    ap.add_argument("--json", action="store_true", help="print the table as JSON")
+    args = ap.parse_args(argv)
+    kinds = list(args.kinds or KINDS)
+    if "padscan" in kinds and not sheets.scans_available():
+        print(f"padscan skipped: no pad scans in {sheets.scan_dir()} (set MAPSMITH_PAD_SCANS)", file=sys.stderr)
+        kinds.remove("padscan")
+    base = 0 if args.split == "dev" else HELDOUT_START
+    jobs = [(k, args.styles[i % len(args.styles)], d, base + i)
+            for k in kinds for d in args.difficulties for i in range(args.n)]
+    cmd = shlex.split(args.cmd)
+    with tempfile.TemporaryDirectory(prefix="bench_vision2_") as tmp:
+        folder = args.keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        with ThreadPoolExecutor(args.jobs) as pool:
+            recs = list(pool.map(lambda ij: run_one(cmd, folder, ij[1], ij[0], args.timeout, args.pass_side),
+                                 enumerate(jobs)))
+        if args.keep:
+            (folder / "records.json").write_text(json.dumps(recs, indent=1))
+    groups = {f"{k} {d}": summarise([r for r in recs if r["kind"] == k and r["difficulty"] == d])
+              for k in kinds for d in args.difficulties}
+    styles = {s: summarise([r for r in recs if r["style"] == s]) for s in args.styles
+              if any(r["style"] == s for r in recs)}
+    total = summarise(recs)
+    if args.json:
+        print(json.dumps({"split": args.split, "n": args.n, "cmd": args.cmd, "groups": groups, "styles": styles,
+                          "all": total}, indent=1))
+        return 0
+    print(f"photogen2 {args.split} split, n={args.n} per kind x difficulty, reader: {args.cmd}")
+    print(header())
+    for name, s in groups.items():
+        print(fmt_row(name, s))
+    print("by style:")
+    for name, s in styles.items():
+        print(fmt_row(name, s))
+    print(fmt_row("all", total))
+    refusals = total["refusals"]
+    if refusals:
+        print("refusal codes:", ", ".join(refusals))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
