@@ -52,6 +52,8 @@ class SynthPhoto:
     size: tuple[int, int]  # (width, height)
     grid_corners: np.ndarray  # 4×2 photo coordinates of the grid's TL, TR, BR, BL corners
     params: dict = field(default_factory=dict)
+    cell_centers: np.ndarray | None = None  # 11×11×2 true photo coordinates of the cell centres (curl included)
+    design: str = "ours"
 
 
 # --------------------------------------------------------------------------- sheet rendering
@@ -400,8 +402,12 @@ def _camera_corners(rng, page_w: float, page_h: float, tilt_deg: float) -> np.nd
 
 def photograph(page: np.ndarray, rng, megapixels: float, tilt_deg: float = 35, curl: float = 0.004,
                fill: tuple[float, float] = (0.6, 0.9), quality: int | None = None, blur: float | None = None,
-               dark: float | None = None, glare: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """Photograph an RGB page image; returns (BGR photo uint8, 3×3 homography page px → photo px)."""
+               dark: float | None = None, glare: float = 0.0,
+               info: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Photograph an RGB page image; returns (BGR photo uint8, 3×3 homography page px → photo px).
+
+    `info`, when given, receives the curl amplitudes (`curl_a`, `curl_b`) so `page_to_photo` can place page
+    points exactly."""
     ph, pw = page.shape[:2]
     aspect = 4 / 3
     W = int(math.sqrt(megapixels * 1e6 * aspect))
@@ -432,6 +438,8 @@ def photograph(page: np.ndarray, rng, megapixels: float, tilt_deg: float = 35, c
     if curl > 0:
         a = rng.uniform(-curl, curl) * ph
         b = rng.uniform(-curl, curl) * pw
+        if info is not None:
+            info.update(curl_a=float(a), curl_b=float(b), page_w=pw, page_h=ph)
         u = u + (b * np.sin(np.pi * v / ph)).astype(np.float32)
         v = v + (a * np.sin(np.pi * u / pw)).astype(np.float32)
     u = u.astype(np.float32)
@@ -482,6 +490,25 @@ def photograph(page: np.ndarray, rng, megapixels: float, tilt_deg: float = 35, c
     return photo, Hm
 
 
+def page_to_photo(pts: np.ndarray, Hm: np.ndarray, info: dict) -> np.ndarray:
+    """Photo pixels of page points (N×2), inverting the curl of `photograph` by fixed-point iteration.
+
+    The photo samples the page at (u + b·sin(πv/H), v + a·sin(πu/W)) where (u, v) = H⁻¹(photo point); the
+    page point P is seen where that equals P.
+    """
+    pts = np.asarray(pts, np.float64).reshape(-1, 2)
+    if "curl_a" not in info:
+        return cv2.perspectiveTransform(pts[None], Hm)[0]
+    a, b, W, H = info["curl_a"], info["curl_b"], info["page_w"], info["page_h"]
+    uv = pts.copy()
+    for _ in range(12):
+        u, v = uv[:, 0], uv[:, 1]
+        u2 = u + b * np.sin(np.pi * v / H)
+        v2 = v + a * np.sin(np.pi * u2 / W)
+        uv = uv + (pts - np.c_[u2, v2])
+    return cv2.perspectiveTransform(uv[None], Hm)[0]
+
+
 @dataclass(frozen=True)
 class PhotoSpec:
     """Knobs of one synthetic photo (everything else random from the seed)."""
@@ -498,6 +525,9 @@ class PhotoSpec:
     fill: tuple[float, float] = (0.75, 0.95)
     curl: float = 0.004
     glare: float = 0.0  # strength of a specular highlight (0 = none, 1 = fully saturated core)
+    design: str | None = None  # None = ours (marked) / the old unmarked stand-in; else see bench.sheetdesigns
+    empty_p: float = 0.35  # share of empty cells; 0.02 gives a fully filled map
+    clip_marker: int = 0  # crop the photo so this many corner markers (1–2) fall outside, the grid inside
 
 
 def make_photo(seed: int, spec: PhotoSpec = PhotoSpec()) -> SynthPhoto:  # noqa: B008
@@ -511,19 +541,72 @@ def make_photo(seed: int, spec: PhotoSpec = PhotoSpec()) -> SynthPhoto:  # noqa:
     need = math.sqrt(mp * 1e6 * 4 / 3) / lay.page_h_pt * 1.1
     ppt = min((1.5, 2.25, 3.0, 3.75, 4.5), key=lambda v: (v < need, abs(v - need)))
     sheet_id = f"S{seed % 100000:05d}"
-    page = render_sheet(side, ppt, sheet_id, spec.marked)
-    grid = random_grid(rng, side)
+    marked = spec.marked and spec.design in (None, "ours")
+    g = lay.grid
+    if spec.design in (None, "ours"):
+        page = render_sheet(side, ppt, sheet_id, marked)
+        xs = (g.x_pt + g.cell_pt * (np.arange(GRID_SIZE) + 0.5)) * ppt
+        ys = (g.y_pt + g.cell_pt * (np.arange(GRID_SIZE) + 0.5)) * ppt
+        centres_page = np.stack(np.meshgrid(xs, ys), axis=-1)
+    else:
+        from bench.sheetdesigns import render_design
+
+        page, centres_page = render_design(spec.design, side, ppt, np.random.default_rng(seed + 7919))
+    grid = random_grid(rng, side, spec.empty_p)
     coins = int(rng.integers(0, COIN_TRACK_LENGTH + 1))
     player = random_player(rng, style)
-    drawn = draw_sheet(page, ppt, side, grid, coins, player, rng, legend=spec.legend and spec.marked)
+    drawn = draw_sheet(page, ppt, side, grid, coins, player, rng, legend=spec.legend and marked)
+    info: dict = {}
     photo, Hm = photograph(drawn, rng, mp, spec.tilt_deg, spec.curl, spec.fill, spec.quality, spec.blur, spec.dark,
-                           spec.glare)
+                           spec.glare, info)
+    centres = page_to_photo(centres_page.reshape(-1, 2), Hm, info).reshape(GRID_SIZE, GRID_SIZE, 2)
+    if spec.clip_marker and marked:
+        photo, centres, Hm = _clip_markers(photo, centres, Hm, lay, ppt, spec.clip_marker, rng)
     q = spec.quality or int(rng.integers(60, 96))
     ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, q])
     assert ok
-    g = lay.grid
     x1, y1 = g.x_pt + 11 * g.cell_pt, g.y_pt + 11 * g.cell_pt
     gc = np.array([[g.x_pt, g.y_pt], [x1, g.y_pt], [x1, y1], [g.x_pt, y1]], np.float32) * ppt
     corners = cv2.perspectiveTransform(gc[None], Hm)[0]
-    return SynthPhoto(buf.tobytes(), side, grid, coins, sheet_id if spec.marked else None, style, spec.marked,
-                      (photo.shape[1], photo.shape[0]), corners, {"megapixels": mp, "quality": q, "ppt": ppt})
+    return SynthPhoto(buf.tobytes(), side, grid, coins, sheet_id if marked else None, style, marked,
+                      (photo.shape[1], photo.shape[0]), corners, {"megapixels": mp, "quality": q, "ppt": ppt},
+                      centres, spec.design or ("ours" if marked else "unmarked"))
+
+
+def _clip_markers(photo, centres, Hm, lay, ppt, n: int, rng):
+    """Crop the photo along one side so that `n` corner markers (1 or 2) are cut while the grid stays whole."""
+    H, W = photo.shape[:2]
+    mk_centres = {}
+    for mk in lay.markers:
+        c = np.array([[mk.x_pt + mk.size_pt / 2, mk.y_pt + mk.size_pt / 2]]) * ppt
+        mk_centres[mk.corner] = cv2.perspectiveTransform(c[None], Hm)[0, 0]
+    g = lay.grid
+    s = g.cell_pt * GRID_SIZE
+    gc = np.array([[g.x_pt, g.y_pt], [g.x_pt + s, g.y_pt], [g.x_pt + s, g.y_pt + s], [g.x_pt, g.y_pt + s]]) * ppt
+    grid_px = cv2.perspectiveTransform(gc[None], Hm)[0]
+    # choose the image side nearest the marker(s) to cut
+    pts = np.array(list(mk_centres.values()))
+    order = np.argsort(pts[:, 0])
+    options = {"left": pts[order[:n], 0].max(), "right": pts[order[-n:], 0].min()}
+    order = np.argsort(pts[:, 1])
+    options.update({"top": pts[order[:n], 1].max(), "bottom": pts[order[-n:], 1].min()})
+    limits = {"left": grid_px[:, 0].min(), "right": grid_px[:, 0].max(), "top": grid_px[:, 1].min(),
+              "bottom": grid_px[:, 1].max()}
+    sides = [k for k in options if (options[k] < limits[k] - 4 if k in ("left", "top") else options[k] > limits[k] + 4)]
+    if not sides:
+        return photo, centres, Hm
+    side = sides[int(rng.integers(len(sides)))]
+    cut = (options[side] + limits[side]) / 2
+    T = np.eye(3)
+    if side == "left":
+        x = int(cut)
+        photo, T[0, 2] = photo[:, x:], -x
+    elif side == "right":
+        photo = photo[:, : int(cut)]
+    elif side == "top":
+        y = int(cut)
+        photo, T[1, 2] = photo[y:], -y
+    else:
+        photo = photo[: int(cut)]
+    centres = centres + T[:2, 2]
+    return np.ascontiguousarray(photo), centres, T @ Hm

@@ -64,7 +64,7 @@ def test_one_marker_is_markers_cut_and_none_is_none():
     cut = gray[: int(h * 0.25)].copy()  # only the top markers' row... and not even the bottom ones
     with pytest.raises(PhotoError) as exc:
         locate_by_markers(cut)
-    assert exc.value.code == "markers_cut"
+    assert exc.value.code == "grid_cut" and exc.value.edge == "bottom"
 
 
 def test_light_normalisation_removes_a_gradient_and_a_colour_cast():

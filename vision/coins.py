@@ -33,10 +33,12 @@ def read_coins(ink: np.ndarray, canon: Canon, shift=None) -> CoinReading:
         if shift is not None:  # follow the measured bend of the paper (vision.gridfit)
             dx, dy = shift(cx, cy)
             cx, cy = cx + dx, cy + dy
-        x0, x1 = int(cx - r), int(cx + r) + 1
-        y0, y1 = int(cy - r), int(cy + r) + 1
-        patch = ink[max(0, y0) : y1, max(0, x0) : x1]
-        yy, xx = np.mgrid[max(0, y0) : y1, max(0, x0) : x1]
+        # Clipped to the image on all four sides: a bent sheet can push a circle past the canonical edge.
+        h, w = ink.shape[:2]
+        x0, x1 = max(0, int(cx - r)), min(w, int(cx + r) + 1)
+        y0, y1 = max(0, int(cy - r)), min(h, int(cy + r) + 1)
+        patch = ink[y0:y1, x0:x1]
+        yy, xx = np.mgrid[y0:y1, x0:x1]
         disc = (xx - cx) ** 2 + (yy - cy) ** 2 <= (0.6 * r) ** 2
         cov = float((patch[disc] > INK_T).mean()) if disc.any() else 0.0
         filled.append(cov >= FILLED_COVERAGE)

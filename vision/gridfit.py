@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
@@ -145,3 +146,66 @@ def cell_offsets(warp: GridWarp) -> np.ndarray:
             x, y, s = warp.canon.cell_box(r, c)
             off[r, c] = warp.shift(x + s / 2, y + s / 2)
     return off
+
+
+@dataclass(frozen=True)
+class MeasuredWarp:
+    """Per-cell shifts (canonical px) measured from the grid's own lines (`vision.lattice`).
+
+    Hand-ruled grids are uneven and the pad's lines are dashed, so each cell's centre comes from its four
+    measured corners; between and beyond the cell centres the shifts are interpolated and then held.
+    """
+
+    canon: Canon
+    offsets: np.ndarray  # 11×11×2
+
+    def shift(self, x: float, y: float) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.canon.grid_box()
+        cell = (x1 - x0) / GRID_SIZE
+        u = float(np.clip((x - x0) / cell - 0.5, 0, GRID_SIZE - 1))
+        v = float(np.clip((y - y0) / cell - 0.5, 0, GRID_SIZE - 1))
+        c0, r0 = min(int(u), GRID_SIZE - 2), min(int(v), GRID_SIZE - 2)
+        fu, fv = u - c0, v - r0
+        o = self.offsets
+        d = ((1 - fu) * (1 - fv) * o[r0, c0] + fu * (1 - fv) * o[r0, c0 + 1] + (1 - fu) * fv * o[r0 + 1, c0]
+             + fu * fv * o[r0 + 1, c0 + 1])
+        return float(d[0]), float(d[1])
+
+    def box(self, box: tuple[float, float, float]) -> tuple[float, float, float]:
+        x, y, s = box
+        dx, dy = self.shift(x + s / 2, y + s / 2)
+        return x + dx, y + dy, s
+
+    @property
+    def measured(self) -> bool:
+        return True
+
+
+def warp_from_centres(canon: Canon, page_to_image: np.ndarray, centres: np.ndarray,
+                      max_shift: float = 0.45) -> MeasuredWarp:
+    """The per-cell shifts that move our canonical cells onto measured cell centres (11×11×2 image px)."""
+    from vision.rectify import canon_to_image
+
+    M = np.linalg.inv(canon_to_image(canon, page_to_image))
+    pts = np.asarray(centres, np.float64).reshape(1, -1, 2)
+    den = M[2, 0] * pts[..., 0] + M[2, 1] * pts[..., 1] + M[2, 2]
+    cx = (M[0, 0] * pts[..., 0] + M[0, 1] * pts[..., 1] + M[0, 2]) / den
+    cy = (M[1, 0] * pts[..., 0] + M[1, 1] * pts[..., 1] + M[1, 2]) / den
+    got = np.stack([cx, cy], axis=-1).reshape(GRID_SIZE, GRID_SIZE, 2)
+    ideal = np.array([[[x + s / 2, y + s / 2] for x, y, s in (canon.cell_box(r, c) for c in range(GRID_SIZE))]
+                      for r in range(GRID_SIZE)])
+    off = got - ideal
+    lim = max_shift * canon.cell_px
+    off = np.where(np.abs(off) <= lim, off, 0.0)
+    return MeasuredWarp(canon, off)
+
+
+def centres_in_photo(canon: Canon, page_to_image: np.ndarray, offsets: np.ndarray, scale: float) -> np.ndarray:
+    """11×11×2 cell centres in the original photo's pixels (upright), from the canonical cells and shifts."""
+    from vision.rectify import canon_to_image
+
+    ideal = np.array([[[x + s / 2, y + s / 2] for x, y, s in (canon.cell_box(r, c) for c in range(GRID_SIZE))]
+                      for r in range(GRID_SIZE)]) + offsets
+    M = canon_to_image(canon, page_to_image)
+    pts = cv2.perspectiveTransform(ideal.reshape(1, -1, 2).astype(np.float64), M)[0]
+    return pts.reshape(GRID_SIZE, GRID_SIZE, 2) / scale

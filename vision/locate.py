@@ -29,6 +29,10 @@ class SheetLocation:
     markers: dict[int, np.ndarray] = field(default_factory=dict)
     warnings: list[Note] = field(default_factory=list)
     residual_px: float = 0.0
+    # Unmarked sheets: the measured cell centres (11×11×2 working pixels, upright row/column order) and
+    # whether the half turn could not be told (the review then asks "Is this the top of your sheet?").
+    cell_centres: np.ndarray | None = None
+    orientation_unsure: bool = False
 
 
 def make_detector() -> cv2.aruco.ArucoDetector:
@@ -133,9 +137,41 @@ def locate_by_markers(gray: np.ndarray, side_hint: str | None = None, paper: str
         if mk.id not in found:
             where = cv2.perspectiveTransform(marker_page_corners(layout, mk.id)[None], H)[0]
             if not _inside(where, gray.shape):
-                raise PhotoError("markers_cut", f"the {mk.corner.replace('_', ' ')} marker is outside the photo")
-            warnings.append(Note.of("marker_hidden", corner=mk.corner))
+                # Three markers fix the sheet exactly: only a grid out of the frame is a reason to refuse.
+                edge = grid_cut_edge(H, layout, gray.shape)
+                if edge is not None:
+                    raise PhotoError("grid_cut", f"the {edge} edge of the grid is outside the photo", edge=edge)
+                warnings.append(Note.of("marker_outside", corner=mk.corner))
+            else:
+                warnings.append(Note.of("marker_hidden", corner=mk.corner))
     return SheetLocation(side, H, "markers", found, warnings, residual)
+
+
+def grid_cut_edge(page_to_image: np.ndarray, layout: SheetLayout, shape: tuple[int, ...],
+                  margin_cells: float = 0.1) -> str | None:
+    """Which edge of the grid (the sheet's own top/right/bottom/left) lies outside the image, if any.
+
+    The grid counts as cut when more than a sixth of an edge's outermost cells (`margin_cells` inside the
+    edge) fall outside; the edge with the most outside wins.
+    """
+    h, w = shape[:2]
+    g = layout.grid
+    s = g.cell_pt * layout.cols
+    m = margin_cells * g.cell_pt
+    t = np.linspace(0, s, 23)
+    edges = {
+        "top": np.c_[g.x_pt + t, np.full_like(t, g.y_pt + m)],
+        "bottom": np.c_[g.x_pt + t, np.full_like(t, g.y_pt + s - m)],
+        "left": np.c_[np.full_like(t, g.x_pt + m), g.y_pt + t],
+        "right": np.c_[np.full_like(t, g.x_pt + s - m), g.y_pt + t],
+    }
+    worst, name = 0.0, None
+    for edge, pts in edges.items():
+        q = cv2.perspectiveTransform(pts[None], page_to_image)[0]
+        out = float(np.mean((q[:, 0] < 0) | (q[:, 0] > w - 1) | (q[:, 1] < 0) | (q[:, 1] > h - 1)))
+        if out > worst:
+            worst, name = out, edge
+    return name if worst > 1 / 6 else None
 
 
 def _fit(layout: SheetLayout, found: dict[int, np.ndarray]) -> tuple[np.ndarray | None, float]:
@@ -160,6 +196,10 @@ def _diagnose_partial(found: dict[int, np.ndarray], layout: SheetLayout, shape: 
     H, _ = cv2.findHomography(src, dst, 0)
     n = len(found)
     if H is not None:
+        edge = grid_cut_edge(H, layout, shape)
+        if edge is not None:
+            return PhotoError("grid_cut", f"only {n} of 4 corner markers visible; the {edge} of the grid is "
+                              "outside the photo", edge=edge)
         for mk in layout.markers:
             if mk.id in found:
                 continue

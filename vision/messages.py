@@ -46,6 +46,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Part of the sheet is cut off. Move back so all four corner squares are in the photo.",
         "tr": "Kağıdın bir kısmı kadrajın dışında. Dört köşe karesinin de fotoğrafta olması için geri çekilin.",
     },
+    "grid_cut": {
+        "en": "Part of the map's grid is cut off: step back a little so the whole grid is in the photo.",
+        "tr": "Harita ızgarasının bir kısmı kadrajın dışında: ızgaranın tamamı fotoğrafa girsin diye biraz geri "
+              "çekilin.",
+    },
     "unknown_side": {
         "en": "Could not tell whether this is side A or side B. Please choose the side and try again.",
         "tr": "Bunun A yüzü mü B yüzü mü olduğu anlaşılamadı. Lütfen yüzü seçip yeniden deneyin.",
@@ -98,10 +103,27 @@ WARNINGS: dict[str, dict[str, str]] = {
         "en": "could not tell which way up the sheet is; check the result or photograph it upright",
         "tr": "kağıdın hangi yönde durduğu anlaşılamadı; sonucu kontrol edin ya da kağıdı düz tutarak çekin",
     },
+    "marker_outside": {
+        "en": "the {corner} corner marker is outside the photo; the sheet was placed from the other three",
+        "tr": "{corner} köşe işareti fotoğrafın dışında; kağıdın yeri diğer üç işaretten bulundu",
+    },
     "side_unsure": {
         "en": "side guessed from the mountains with little certainty; pass the side (A or B)",
         "tr": "yüz, dağların yerinden düşük kesinlikle tahmin edildi; lütfen yüzü (A veya B) seçin",
     },
+}
+
+# `grid_cut` when the reader knows which edge: the sheet's own (upright) top/bottom row or left/right column.
+GRID_CUT_EDGE = {
+    "en": "The {edge} of the map is cut off: step back a little so the whole grid is in the photo.",
+    "tr": "Haritanın {edge} kadrajın dışında kalmış: ızgaranın tamamı fotoğrafa girsin diye biraz geri çekilin.",
+}
+# Grid edges in the sheet's own (upright) frame, as the `grid_cut` error names them.
+EDGES = {
+    "top": {"en": "top row", "tr": "en üst satırı"},
+    "bottom": {"en": "bottom row", "tr": "en alt satırı"},
+    "left": {"en": "left column", "tr": "en sol sütunu"},
+    "right": {"en": "right column", "tr": "en sağ sütunu"},
 }
 
 CORNERS = {

@@ -16,11 +16,12 @@ from vision.classify import classify_cells, ink_strength
 from vision.coins import read_coins
 from vision.errors import PhotoError
 from vision.geometry import Canon, canon_for
-from vision.gridfit import cell_offsets, fit_grid
+from vision.gridfit import cell_offsets, centres_in_photo, fit_grid, warp_from_centres
 from vision.light import normalise_light, paper_level
 from vision.load import load_photo
 from vision.locate import SheetLocation, locate_by_markers
 from vision.messages import Note
+from vision.orient import locate_by_lattice
 from vision.rectify import rectify, rectify_patch
 
 CONFIDENCE_THRESHOLD = 0.7  # cells below this are shown as doubtful and should be confirmed by the player
@@ -59,6 +60,11 @@ class SheetReading:
     overlay: np.ndarray | None = field(default=None, repr=False)
     method: str = "markers"
     style: str = "colour"
+    # 11×11 [x, y] cell centres in the photo's pixels (upright, after EXIF), as the reader placed them.
+    cell_centers_px: list[list[list[float]]] | None = None
+    # True when the sheet could be either way up (side A without markers): the review should ask
+    # "Is this the top of your sheet?" and, if not, turn the grid by a half turn (`turned_half`).
+    orientation_unsure: bool = False
 
     def doubtful_cells(self, threshold: float = CONFIDENCE_THRESHOLD) -> list[tuple[int, int]]:
         return [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if self.confidence[r][c] < threshold]
@@ -82,6 +88,8 @@ class SheetReading:
             "doubtful": [list(rc) for rc in self.doubtful_cells()],
             "method": self.method,
             "style": self.style,
+            "cell_centers_px": self.cell_centers_px,
+            "orientation_unsure": self.orientation_unsure,
         }
 
     def overlay_png(self) -> bytes:
@@ -156,14 +164,26 @@ def draw_overlay(canon_img: np.ndarray, canon: Canon, grid, conf: np.ndarray, co
 
 
 def locate(image: np.ndarray, gray: np.ndarray, side: str | None) -> SheetLocation:
-    """Marker path first; unmarked sheets by their thick grid border; otherwise a clear error."""
-    loc = locate_by_markers(gray, side)
+    """Markers first (a fast path and a check); otherwise the grid's own lattice; otherwise a clear error.
+
+    Fewer than three markers (clipped, covered, blurred) are no reason to refuse while the grid is in the
+    frame: the lattice places the sheet then, and only when it cannot is the marker diagnosis reported.
+    """
+    try:
+        loc = locate_by_markers(gray, side)
+    except PhotoError as exc:
+        if exc.code not in ("markers_cut", "too_blurry", "too_small"):
+            raise
+        loc = locate_by_lattice(image, side)
+        if loc is None:
+            raise
+        return loc
     if loc is not None:
         return loc
-    loc = locate_by_border(image, gray, side)
+    loc = locate_by_lattice(image, side) or locate_by_border(image, gray, side)
     if loc is not None:
         return loc
-    raise PhotoError("no_sheet", "no corner markers and no grid border found")
+    raise PhotoError("no_sheet", "no corner markers and no grid found")
 
 
 def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, overlay: bool = True) -> SheetReading:
@@ -191,7 +211,8 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     quality.check_blur(blur, canon, "colour")
     norm = normalise_light(canon_img, canon, loc.side)
     ink = ink_strength(norm)
-    warp = fit_grid(ink, canon)
+    warp = fit_grid(ink, canon) if loc.cell_centres is None else warp_from_centres(canon, loc.homography,
+                                                                                      loc.cell_centres)
     offsets = cell_offsets(warp)
     cls = classify_cells(norm, canon, loc.side, offsets, warp.box)
     quality.check_blur(blur, canon, cls.style)  # symbols need a sharper photo than colour fills
@@ -219,4 +240,6 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
         overlay=ov,
         method=loc.method,
         style=cls.style,
+        cell_centers_px=np.round(centres_in_photo(canon, loc.homography, offsets, photo.scale), 1).tolist(),
+        orientation_unsure=loc.orientation_unsure,
     )

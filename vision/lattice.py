@@ -1,0 +1,369 @@
+"""Stage 2b: find the 11×11 grid from its lattice of 12 + 12 lines — any print, any frame, no markers needed.
+
+Why a lattice and not an outline: the game's own pad wraps its grid in a
+decorated double frame on parchment, generic prints put headers and score boxes
+around thin lines, and heavily filled maps leave cells as dark as the lines, so
+neither "the biggest quadrilateral" nor "lines darker than cell centres" holds.
+What every sheet has is twelve roughly evenly spaced lines in each direction
+that start and stop with the grid.
+
+1. **Candidates**: quadrilateral outlines in the photo (page, frame, grid
+   border, a table mat …) only fix a rough perspective; the grid may be any
+   sub-square of them.
+2. **Comb fit** per candidate: the candidate is warped to a square, a thin-line
+   response (ink ridges plus fill edges, any ink colour) is projected on each
+   axis, and a comb of 12 teeth is slid over every start and pitch. A tooth just
+   outside the comb that is as strong as the teeth (squared paper, notebook
+   lines, a frame continuing the pattern) costs score, so the comb that starts
+   and stops with the grid wins.
+3. **Line measurement**: each of the 24 lines is measured cell by cell and fitted
+   as a straight line (robust to cells filled over it), the 144 intersections
+   fix a homography, and the measured intersections themselves give every cell
+   its own centre (hand-ruled grids are uneven).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.cartographers.data import GRID_SIZE
+
+N_LINES = GRID_SIZE + 1
+WORK_SIDE = 1000  # long side of the copy the candidates are searched on
+SQ = 480  # side of the square a candidate is warped to for the comb fit
+SQ_PAD = 0.08  # fraction of the square kept around the candidate on each side
+MEASURE_CELL = 32  # pixels per cell when the lines are measured
+MIN_LATTICE_SCORE = 1.2  # comb contrast (robust z units) below which no lattice is reported
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """A grid found in an image: `homography` maps grid units (x = column line, y = row line, 0..11) to pixels.
+
+    `points[i, j]` is the measured intersection of row line i and column line j (pixels); `score` is the
+    comb contrast of the weaker axis (robust z units).
+    """
+
+    homography: np.ndarray
+    points: np.ndarray
+    score: float
+
+    def cell_centres(self) -> np.ndarray:
+        """11×11×2 pixel centres of the cells, each the mean of its four measured corners (lattice order)."""
+        p = self.points
+        return (p[:-1, :-1] + p[:-1, 1:] + p[1:, :-1] + p[1:, 1:]) / 4
+
+    def scaled(self, f: float) -> Lattice:
+        """The same lattice in an image scaled by `f`."""
+        S = np.diag([f, f, 1.0])
+        return Lattice(S @ self.homography, self.points * f, self.score)
+
+
+def ink_map(image: np.ndarray) -> np.ndarray:
+    """Darkness 0..1 of any ink on paper (colour-blind: the darkest channel), relative to the local paper."""
+    m = image.min(axis=2) if image.ndim == 3 else image
+    f = m.astype(np.float32)
+    k = max(9, (min(f.shape) // 40) | 1)
+    bg = cv2.dilate(f, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    bg = cv2.blur(bg, (k, k))
+    return np.clip(1.0 - f / np.maximum(bg, 8.0), 0.0, 1.0)
+
+
+def line_response(ink: np.ndarray, axis: int, along: int = 9, w: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Evidence of a thin line across `axis` (1: vertical lines, varying along x; 0: horizontal lines).
+
+    The ink is first averaged along the line direction (`along` px), which bridges dashes and averages
+    diagonal hatching away, then the second difference across it at `w` px is taken. Its magnitude sees a
+    line of ink on paper, a gap of paper between two fills and the edge of a fill alike (cells filled as dark
+    as the lines still start and stop on them). Returns (magnitude, dark ridge alone): a page edge is a step,
+    not a ridge, and must not count as a line continuing the lattice.
+    """
+    if axis == 1:
+        b = cv2.blur(ink, (1, along))
+        s = cv2.GaussianBlur(b, (0, 0), sigmaX=1.0, sigmaY=0.1)
+        d2 = s - 0.5 * (np.roll(s, w, axis=1) + np.roll(s, -w, axis=1))
+    else:
+        b = cv2.blur(ink, (along, 1))
+        s = cv2.GaussianBlur(b, (0, 0), sigmaX=0.1, sigmaY=1.0)
+        d2 = s - 0.5 * (np.roll(s, w, axis=0) + np.roll(s, -w, axis=0))
+    return np.abs(d2), np.maximum(d2, 0)
+
+
+def _smooth(prof: np.ndarray) -> np.ndarray:
+    return cv2.GaussianBlur(prof.astype(np.float32).reshape(1, -1), (0, 0), 1.0).ravel()
+
+
+def _scale(prof: np.ndarray) -> tuple[float, float]:
+    med = float(np.median(prof))
+    mad = float(np.median(np.abs(prof - med))) * 1.4826
+    return med, mad + 1e-3 + 0.02 * abs(med)
+
+
+def profiles(resp: tuple[np.ndarray, np.ndarray], axis: int, span: slice | None = None
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """(mean, continuity) profiles of a line response across `axis` (1: along x), in robust z units.
+
+    The mean sees a line even where fills interrupt it; the continuity (40th percentile along the line,
+    after bridging dashes) is high only for a real line, not for circles, letters or icons beside the grid.
+    """
+    r, ridge = (resp[0], resp[1]) if axis == 1 else (resp[0].T, resp[1].T)
+    if span is not None:
+        r, ridge = r[span], ridge[span]
+    along = max(3, r.shape[0] // 60) | 1
+    bridged = cv2.blur(ridge, (1, along))
+    mean = _smooth(r.mean(axis=0))
+    k = int(0.4 * (bridged.shape[0] - 1))
+    cont = _smooth(np.partition(bridged, k, axis=0)[k])
+    med, sc = _scale(mean)
+    return (mean - med) / sc, (cont - med) / sc
+
+
+def _dilate1(f: np.ndarray) -> np.ndarray:
+    return np.maximum(np.maximum(f, np.roll(f, 1)), np.roll(f, -1))
+
+
+def comb_fit(f: np.ndarray, cont: np.ndarray, pitch_lo: float, pitch_hi: float,
+             n_pitch: int = 90) -> tuple[float, float, float]:
+    """(start, pitch, score) of the 12-tooth comb that best explains a line-response profile `f`.
+
+    score = teeth (mean and second-weakest) − midpoints − the more continuous of the two lines just outside
+    (`cont`): the comb must start and stop with the lattice.
+    """
+    L = len(f)
+    fmax = _dilate1(f)
+    cmax = _dilate1(cont)
+    best = (0.0, 0.0, -np.inf)
+    i = np.arange(N_LINES)
+    for d in np.linspace(pitch_lo, pitch_hi, n_pitch):
+        last = L - 1 - GRID_SIZE * d
+        if last < 1:
+            continue
+        s = np.arange(1.0, last, 1.0)
+        teeth = fmax[np.round(s[:, None] + i[None] * d).astype(int)]
+        mids = f[np.round(s[:, None] + (i[:-1][None] + 0.5) * d).astype(int)].mean(axis=1)
+        before = np.round(s - d).astype(int)
+        after = np.round(s + N_LINES * d).astype(int)
+        out_b = np.where(before >= 0, cmax[np.clip(before, 0, L - 1)], 0.0)
+        out_a = np.where(after < L, cmax[np.clip(after, 0, L - 1)], 0.0)
+        second = np.partition(teeth, 1, axis=1)[:, 1]
+        hi_o, lo_o = np.maximum(out_b, out_a), np.minimum(out_b, out_a)
+        score = (0.5 * teeth.mean(axis=1) + 0.5 * second - mids - 0.5 * np.maximum(0, hi_o - mids)
+                 - 0.3 * np.maximum(0, lo_o - mids))
+        k = int(np.argmax(score))
+        if score[k] > best[2]:
+            best = (float(s[k]), float(d), float(score[k]))
+    return best
+
+
+def _candidate_lattice(ink: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """Comb-fit the lattice inside one candidate quadrilateral: (4×2 grid corners in `ink` pixels, score)."""
+    p = SQ_PAD * SQ
+    n = SQ - 2 * p
+    dst = np.array([[p, p], [p + n, p], [p + n, p + n], [p, p + n]], np.float32)
+    M = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    sq = cv2.warpPerspective(ink, M, (SQ, SQ), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    rv, rh = line_response(sq, 1), line_response(sq, 0)
+    lo, hi = 0.3 * n / GRID_SIZE, 1.12 * n / GRID_SIZE
+    rows = cols = slice(0, SQ)
+    fx = fy = None
+    for _ in range(2):
+        fx = comb_fit(*profiles(rv, 1, rows), lo, hi)
+        fy = comb_fit(*profiles(rh, 0, cols), lo, hi)
+        rows = slice(int(fy[0]), int(fy[0] + GRID_SIZE * fy[1]) + 1)
+        cols = slice(int(fx[0]), int(fx[0] + GRID_SIZE * fx[1]) + 1)
+    (sx, dx, scx), (sy, dy, scy) = fx, fy
+    if not np.isfinite(min(scx, scy)):
+        return None
+    ex, ey = sx + GRID_SIZE * dx, sy + GRID_SIZE * dy
+    corners = np.array([[[sx, sy], [ex, sy], [ex, ey], [sx, ey]]], np.float64)
+    back = cv2.perspectiveTransform(corners, np.linalg.inv(M))[0]
+    return back, float(min(scx, scy))
+
+
+def _grid_to_square(H: np.ndarray, cell: int, pad: float) -> np.ndarray:
+    """Matrix taking square pixels (grid drawn at `cell` px per cell with `pad` cells of margin) to image px."""
+    T = np.array([[1 / cell, 0, -pad], [0, 1 / cell, -pad], [0, 0, 1]])
+    return H @ T
+
+
+def _peak(prof: np.ndarray, centre: float, half: float) -> tuple[float, float] | None:
+    lo, hi = max(1, int(centre - half)), min(len(prof) - 1, int(centre + half) + 1)
+    if hi - lo < 3:
+        return None
+    seg = prof[lo:hi]
+    k = int(np.argmax(seg))
+    strength = float(seg[k] - np.median(seg))
+    k += lo
+    a, b, c = prof[k - 1], prof[k], prof[k + 1]
+    den = a - 2 * b + c
+    sub = 0.5 * (a - c) / den if abs(den) > 1e-9 else 0.0
+    return k + float(np.clip(sub, -1, 1)), strength
+
+
+def _fit_line(t: np.ndarray, v: np.ndarray, w: np.ndarray, tol: float) -> np.ndarray | None:
+    """Robust weighted straight line v = a + b·t; None with fewer than 3 consistent samples."""
+    keep = w > 0
+    if keep.sum() < 3:
+        return None
+    coef = None
+    for _ in range(3):
+        if keep.sum() < 3:
+            return None
+        coef = np.polyfit(t[keep], v[keep], 1, w=np.sqrt(w[keep]))
+        resid = np.abs(np.polyval(coef, t) - v)
+        new = (w > 0) & (resid < max(tol, 2.5 * float(np.median(resid[keep]))))
+        if np.array_equal(new, keep):
+            break
+        keep = new
+    return coef
+
+
+def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
+    """Measure the 24 lines around the grid predicted by `H` (grid units → `ink` px) and refit it."""
+    cell, pad = MEASURE_CELL, 0.5
+    size = int(round((GRID_SIZE + 2 * pad) * cell))
+    pts = None
+    score = 0.0
+    for _ in range(rounds):
+        A = _grid_to_square(H, cell, pad)
+        sq = cv2.warpPerspective(ink, A, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                 borderMode=cv2.BORDER_CONSTANT)
+        resp = (line_response(sq, 1)[0], line_response(sq, 0)[0])
+        lines: list[list[np.ndarray | None]] = [[], []]  # [axis][index] → coef of position vs along
+        strengths = []
+        for axis in (0, 1):  # 0: column lines (x as a function of y); 1: row lines (y as a function of x)
+            r = resp[0] if axis == 0 else resp[1].T
+            for j in range(N_LINES):
+                centre = (j + pad) * cell
+                t, v, w = [], [], []
+                for k in range(GRID_SIZE):
+                    a0 = int((k + pad + 0.15) * cell)
+                    a1 = int((k + pad + 0.85) * cell)
+                    prof = r[a0:a1].mean(axis=0)
+                    pk = _peak(prof, centre, 0.3 * cell)
+                    if pk is None:
+                        continue
+                    t.append((k + pad + 0.5) * cell)
+                    v.append(pk[0])
+                    w.append(max(pk[1], 0.0))
+                tw = np.array(w)
+                strengths.append(float(np.median(tw)) if len(tw) else 0.0)
+                coef = _fit_line(np.array(t), np.array(v), tw, 0.08 * cell) if len(t) >= 3 else None
+                lines[axis].append(coef)
+        # Intersections in square coordinates; lines that could not be measured come from the prediction.
+        sq_pts = np.zeros((N_LINES, N_LINES, 2))
+        ok = np.zeros((N_LINES, N_LINES), bool)
+        for i in range(N_LINES):
+            for j in range(N_LINES):
+                cx, cy = lines[0][j], lines[1][i]
+                px, py = (j + pad) * cell, (i + pad) * cell
+                if cx is not None and cy is not None:
+                    # x = cx[1] + cx[0]·y ; y = cy[1] + cy[0]·x
+                    den = 1 - cx[0] * cy[0]
+                    if abs(den) > 1e-6:
+                        x = (cx[1] + cx[0] * cy[1]) / den
+                        y = cy[1] + cy[0] * x
+                        if abs(x - px) < 0.45 * cell and abs(y - py) < 0.45 * cell:
+                            px, py, ok[i, j] = x, y, True
+                sq_pts[i, j] = (px, py)
+        img_pts = cv2.perspectiveTransform(sq_pts.reshape(1, -1, 2), A)[0].reshape(N_LINES, N_LINES, 2)
+        ideal = np.stack(np.meshgrid(np.arange(N_LINES), np.arange(N_LINES)), axis=-1).astype(np.float64)
+        if ok.sum() >= 8:
+            H2, _ = cv2.findHomography(ideal[ok].reshape(-1, 2), img_pts[ok].reshape(-1, 2), cv2.RANSAC, 3.0)
+            if H2 is not None:
+                H = H2
+        pred = cv2.perspectiveTransform(ideal.reshape(1, -1, 2), H)[0].reshape(N_LINES, N_LINES, 2)
+        pts = np.where(ok[..., None], img_pts, pred)
+        score = float(np.median(strengths))
+    return Lattice(H, pts, score)
+
+
+def lattice_score(ink: np.ndarray, H: np.ndarray) -> float:
+    """Comb contrast of the lattice at `H` in the grid's own frame (comparable between candidates)."""
+    cell, pad = 24, 1.5
+    size = int(round((GRID_SIZE + 2 * pad) * cell))
+    sq = cv2.warpPerspective(ink, _grid_to_square(H, cell, pad), (size, size),
+                             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT)
+    inner = slice(int(pad * cell), int((pad + GRID_SIZE) * cell))
+    scores = []
+    for f, cont in (profiles(line_response(sq, 1), 1, inner), profiles(line_response(sq, 0), 0, inner)):
+        fmax = _dilate1(_dilate1(f))  # ±2 px: a lattice a little off still counts as this lattice
+        cmax = _dilate1(_dilate1(cont))
+        pos = np.round((np.arange(N_LINES) + pad) * cell).astype(int)
+        teeth = fmax[pos]
+        mids = np.mean([f[pos[:-1] + cell // 2 + o] for o in (-3, 0, 3)])
+        outer = sorted([cmax[pos[0] - cell], cmax[pos[-1] + cell]])
+        scores.append(0.5 * teeth.mean() + 0.5 * np.partition(teeth, 1)[1] - mids
+                      - 0.5 * max(0.0, outer[1] - mids) - 0.3 * max(0.0, outer[0] - mids))
+    return float(min(scores))
+
+
+def candidate_quads(gray: np.ndarray, darkest: np.ndarray | None = None) -> list[np.ndarray]:
+    """Rough outlines the lattice may sit in: contour quadrilaterals (of the gray image and of its darkest
+    channel, which shows orange or blue print better), and the whole image as a last resort."""
+    from vision.border import find_quads
+
+    quads = find_quads(gray)[:8]
+    if darkest is not None:
+        for q in find_quads(darkest)[:6]:
+            if all(np.abs(q - o).max() > 6 for o in quads):
+                quads.append(q)
+    h, w = gray.shape[:2]
+    quads.append(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64))
+    return quads
+
+
+def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int = 3) -> list[Lattice]:
+    """The best few 12 + 12 line lattices in a BGR (or gray) image, best first, in that image's pixels.
+
+    Several are returned because the lattice alone can be fooled by a look-alike (a score table, squared
+    paper); the printed features (`vision.orient`) confirm which one is the map.
+    """
+    h, w = image.shape[:2]
+    f = min(1.0, WORK_SIDE / max(h, w))
+    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else image
+    if gray is None:
+        gray = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    elif f < 1:
+        gray = cv2.resize(gray, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
+    ink = ink_map(small)
+    found = []
+    unit = np.array([[0, 0], [GRID_SIZE, 0], [GRID_SIZE, GRID_SIZE], [0, GRID_SIZE]], np.float32)
+    darkest = small.min(axis=2) if small.ndim == 3 else None
+    for quad in candidate_quads(gray, darkest):
+        got = _candidate_lattice(ink, quad)
+        if got is None:
+            continue
+        corners, _ = got
+        if cv2.contourArea(corners.astype(np.float32)) < 0.02 * small.shape[0] * small.shape[1]:
+            continue
+        H = cv2.getPerspectiveTransform(unit, corners.astype(np.float32)).astype(np.float64)
+        found.append((lattice_score(ink, H), H))
+    found.sort(key=lambda t: -t[0])
+    out: list[Lattice] = []
+    for _, H in found[: keep + 1]:
+        lat = measure(ink, H)
+        sc = lattice_score(ink, lat.homography)
+        centre = lat.points.mean(axis=(0, 1))
+        if any(np.linalg.norm(centre - o.points.mean(axis=(0, 1))) < 2 for o in out):
+            continue  # the same lattice from another outline
+        out.append(Lattice(lat.homography, lat.points, sc))
+    out.sort(key=lambda t: -t.score)
+    return [lat.scaled(1 / f) for lat in out[:keep]]
+
+
+def remeasure(image: np.ndarray, lat: Lattice) -> Lattice:
+    """The lattice measured again on the full working image (sub-pixel centres), keeping its score."""
+    full = measure(ink_map(image), lat.homography, rounds=1)
+    return Lattice(full.homography, full.points, lat.score)
+
+
+def find_lattice(image: np.ndarray, gray: np.ndarray | None = None) -> Lattice | None:
+    """The best lattice (measured at full resolution), or None when none is convincing on its own."""
+    lats = find_lattices(image, gray, keep=1)
+    if not lats or lats[0].score < MIN_LATTICE_SCORE:
+        return None
+    return remeasure(image, lats[0])

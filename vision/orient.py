@@ -1,0 +1,209 @@
+"""Stage 2c: side and orientation of a grid found without markers, and the homography onto our page layout.
+
+Why several cues: side B's mountains and wastelands fix all four turns, but side
+A's mountains and ruins are symmetric under a half turn. Every sheet — the
+game's own pad, generic prints, ours — prints a coin track (14 circles) and
+score boxes below the grid, and the pad letters its rows on the left and numbers
+its columns below; so between the two half-turn rivals the one whose bottom and
+left margins carry the periodic row of circles/labels wins. When neither the
+printed features nor the margins decide, the reading says so
+(`orientation_unsure`) and the review asks the player instead of guessing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.cartographers.data import GRID_SIZE, MAPS
+from printables.layout import sheet_layout
+from vision.lattice import Lattice
+
+FRAME_CELL = 24  # pixels per cell in the grid frame
+FRAME_PAD = 3  # cells of margin around the grid in the grid frame
+HALF_TURN_MARGIN = 0.15  # printed-feature score lead that settles a half turn without the margins
+MARGIN_SURE = 0.04  # margin-cue lead (periodic power share) that settles a half turn
+# z-score of the mountains' mutual likeness (against random sets of 5 cells) a lattice needs to be taken for
+# a Cartographers map: brick walls, tiles, squared paper and score tables are lattices too.
+MIN_CONFIRM = 3.5
+
+
+@dataclass(frozen=True)
+class Orientation:
+    """The lattice's reading: `k` quarter turns (np.rot90) put the lattice's cells upright."""
+
+    side: str
+    k: int
+    score: float  # printed-feature score of the chosen hypothesis
+    confirm: float  # z-score of the mountains' mutual similarity against random cell sets
+    unsure: bool  # half-turn undecided
+    side_unsure: bool
+    margin_lead: float
+
+
+def grid_frame(image: np.ndarray, H: np.ndarray, cell: int = FRAME_CELL, pad: int = FRAME_PAD) -> np.ndarray:
+    """The grid and `pad` cells around it, straightened (lattice order), `cell` px per cell."""
+    T = np.array([[1 / cell, 0, -pad], [0, 1 / cell, -pad], [0, 0, 1]])
+    size = (GRID_SIZE + 2 * pad) * cell
+    return cv2.warpPerspective(image, H @ T, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def cell_patches(frame_gray: np.ndarray, cell: int = FRAME_CELL, pad: int = FRAME_PAD) -> np.ndarray:
+    m = 3
+    p = cell - 2 * m
+    out = np.zeros((GRID_SIZE, GRID_SIZE, p, p), np.float32)
+    for r in range(GRID_SIZE):
+        for c in range(GRID_SIZE):
+            y, x = (r + pad) * cell + m, (c + pad) * cell + m
+            out[r, c] = frame_gray[y : y + p, x : x + p]
+    return out
+
+
+def similarity_matrix(patches: np.ndarray) -> np.ndarray:
+    """121×121 normalised cross-correlation of the cell patches (flattened in row-major order)."""
+    flat = patches.reshape(GRID_SIZE * GRID_SIZE, -1).astype(np.float64)
+    flat = flat - flat.mean(axis=1, keepdims=True)
+    norms = np.linalg.norm(flat, axis=1)
+    unit = flat / np.maximum(norms, 1e-6)[:, None]
+    sim = unit @ unit.T
+    sim[norms < 1e-3 * flat.shape[1]] = 0.0
+    sim[:, norms < 1e-3 * flat.shape[1]] = 0.0
+    return sim
+
+
+def _set_similarity(sim: np.ndarray, idx: np.ndarray) -> float:
+    sub = sim[np.ix_(idx, idx)]
+    n = len(idx)
+    return float((sub.sum() - np.trace(sub)) / (n * (n - 1)))
+
+
+def _rot_index(k: int) -> np.ndarray:
+    """upright (r, c) → flat lattice cell index, for the lattice turned by k quarter turns (np.rot90)."""
+    return np.rot90(np.arange(GRID_SIZE * GRID_SIZE).reshape(GRID_SIZE, GRID_SIZE), k)
+
+
+def periodic_power(band: np.ndarray, cell: int = FRAME_CELL) -> float:
+    """Largest share of a row's detail power at periods of 0.55–1.1 cell (coin circles, row/column labels)."""
+    d = band.astype(np.float32)
+    d = cv2.blur(d, (1, 3))
+    d = d - d.mean(axis=1, keepdims=True)
+    spec = np.abs(np.fft.rfft(d, axis=1)) ** 2
+    n = d.shape[1]
+    freqs = np.arange(spec.shape[1]) * cell / n  # cycles per cell
+    sel = (freqs >= 1 / 1.1) & (freqs <= 1 / 0.55)
+    total = spec[:, 1:].sum(axis=1) + 1e-6
+    share = spec[:, sel].max(axis=1) / total * (total > 1e-2 * total.max())
+    return float(share.max()) if len(share) else 0.0
+
+
+def margin_cue(frame_dark: np.ndarray, k: int, cell: int = FRAME_CELL, pad: int = FRAME_PAD) -> float:
+    """How much more the bottom and left margins (after k quarter turns) carry a periodic row than top/right."""
+    f = np.rot90(frame_dark, k)
+    g0, g1 = pad * cell, (pad + GRID_SIZE) * cell
+    near, far = int(0.1 * cell), int(2.8 * cell)
+    bottom = f[g1 + near : g1 + far, g0:g1]
+    top = f[g0 - far : g0 - near, g0:g1][::-1]
+    left = f[g0:g1, g0 - far : g0 - near].T
+    right = f[g0:g1, g1 + near : g1 + far].T
+    return (periodic_power(bottom) - periodic_power(top)) + 0.5 * (periodic_power(left) - periodic_power(right))
+
+
+def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = None) -> Orientation:
+    """The best (side, turn) for a lattice from the printed mountains (and wastelands), then the margins."""
+    frame = grid_frame(image, lattice.homography)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    dark_img = 1.0 - (frame.min(axis=2) if frame.ndim == 3 else frame).astype(np.float32) / max(
+        float(np.percentile(frame, 95)), 1.0)
+    patches = cell_patches(gray)
+    sim = similarity_matrix(patches)
+    ref = float(np.percentile(patches, 95))
+    dark = (1 - patches.mean(axis=(2, 3)) / max(ref, 1)).ravel()
+    rng = np.random.default_rng(0)
+    rand = np.array([_set_similarity(sim, rng.choice(121, 5, replace=False)) for _ in range(150)])
+    mu, sd = float(rand.mean()), float(rand.std() + 1e-3)
+    hyps = []
+    for k in range(4):
+        idx = _rot_index(k)
+        for side in ("A", "B"):
+            if side_hint and side != side_hint:
+                continue
+            m = MAPS[side]
+            mnt = np.array([idx[r, c] for r, c in m.mountains])
+            mask = np.zeros(121, bool)
+            mask[mnt] = True
+            s_m = _set_similarity(sim, mnt)
+            score = s_m + float(dark[mask].mean() - np.median(dark[~mask]))
+            if m.wastelands:
+                score += 0.5 * _set_similarity(sim, np.array([idx[r, c] for r, c in m.wastelands]))
+            else:
+                score += 0.5 * 0.3  # a neutral bonus keeps the sides comparable
+            ruins = np.array([idx[r, c] for r, c in m.ruins])
+            score += 0.2 * _set_similarity(sim, ruins)
+            hyps.append((score, side, k, (s_m - mu) / sd))
+    hyps.sort(key=lambda h: -h[0])
+    score, side, k, z = hyps[0]
+    rival = next((h for h in hyps[1:] if h[1] == side and h[2] == (k + 2) % 4), None)
+    lead = margin_cue(dark_img, k) - margin_cue(dark_img, (k + 2) % 4)
+    unsure = False
+    if rival is not None and score - rival[0] < HALF_TURN_MARGIN:
+        if lead < 0:
+            k, score, lead = rival[2], rival[0], -lead
+        unsure = lead < MARGIN_SURE
+    others = [h[0] for h in hyps if h[1] != side]
+    side_unsure = side_hint is None and bool(others) and score - max(others) < 0.05
+    return Orientation(side, k, float(score), float(z), unsure, side_unsure, float(lead))
+
+
+def page_homography(lattice: Lattice, side: str, k: int, paper: str = "a4") -> np.ndarray:
+    """Page points of our layout → image pixels, placing our grid on the lattice turned upright by k."""
+    idx = _rot_index(k)
+    g = sheet_layout(side, paper).grid
+    src, dst = [], []
+    for r, c in ((0, 0), (0, GRID_SIZE - 1), (GRID_SIZE - 1, GRID_SIZE - 1), (GRID_SIZE - 1, 0)):
+        i, j = divmod(int(idx[r, c]), GRID_SIZE)
+        src.append((g.x_pt + (c + 0.5) * g.cell_pt, g.y_pt + (r + 0.5) * g.cell_pt))
+        dst.append((j + 0.5, i + 0.5))
+    A = cv2.getPerspectiveTransform(np.float32(src), np.float32(dst)).astype(np.float64)
+    return lattice.homography @ A
+
+
+def upright_centres(lattice: Lattice, k: int) -> np.ndarray:
+    """11×11×2 measured cell centres (pixels) in the sheet's upright row/column order."""
+    c = lattice.cell_centres().reshape(GRID_SIZE * GRID_SIZE, 2)
+    return c[_rot_index(k)]
+
+
+def locate_by_lattice(image: np.ndarray, side_hint: str | None = None):
+    """A `SheetLocation` for a sheet without (enough) markers, from its lattice; None when there is no grid.
+
+    Each of the few best lattices is oriented; the one the printed features confirm best wins. A lattice
+    that is weak on its own is accepted only when the side's mountains confirm it.
+    """
+    from vision.lattice import MIN_LATTICE_SCORE, find_lattices, remeasure
+    from vision.locate import SheetLocation
+    from vision.messages import Note
+
+    best = None
+    for lat in find_lattices(image, keep=4):
+        o = orient_lattice(image, lat, side_hint)
+        if o.confirm < MIN_CONFIRM or lat.score < -MIN_LATTICE_SCORE:
+            continue
+        rank = lat.score + 0.25 * min(o.confirm, 12.0)
+        if best is None or rank > best[0]:
+            best = (rank, lat, o)
+    if best is None:
+        return None
+    _, lat, o = best
+    lat = remeasure(image, lat)
+    warnings: list[Note] = []
+    if o.unsure:
+        warnings.append(Note.of("orientation_unsure"))
+    if o.side_unsure:
+        warnings.append(Note.of("side_unsure"))
+    warnings.append(Note.of("unmarked"))
+    H = page_homography(lat, o.side, o.k)
+    return SheetLocation(o.side, H, "border", {}, warnings, 0.0, cell_centres=upright_centres(lat, o.k),
+                         orientation_unsure=o.unsure)
