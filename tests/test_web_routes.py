@@ -317,7 +317,7 @@ def test_api_score_single_map(client):
 
 
 @pytest.mark.parametrize("body, code", [
-    ({"side": "C", "grid": [], "cards": ["greenbough"], "coins": 0}, "bad_side"),
+    ({"side": "E", "grid": [], "cards": ["greenbough"], "coins": 0}, "bad_side"),
     ({"side": "A", "grid": [["empty"] * 11] * 10, "cards": ["greenbough"], "coins": 0}, "bad_grid"),
     ({"side": "A", "grid": "x", "cards": ["greenbough"], "coins": 0}, "bad_grid"),
     ({"side": "A", "grid": None, "cards": [], "coins": 0}, "bad_grid"),

@@ -13,7 +13,7 @@ from itertools import chain
 
 from .data import GRID_SIZE, MAPS
 from .shapes import Cell, Shape, orientations
-from .terrain import DRAWABLE, Terrain, parse_terrain
+from .terrain import PENCIL, Terrain, parse_terrain
 
 N = GRID_SIZE
 TERRAINS: tuple[Terrain, ...] = tuple(Terrain)  # iterating the enum class itself is slow on the scoring path
@@ -67,6 +67,8 @@ class Board:
             rows[r][c] = Terrain.MOUNTAIN
         for r, c in m.wastelands:
             rows[r][c] = Terrain.WASTELAND
+        for (r, c), t in m.predrawn:
+            rows[r][c] = t
         return cls(side, tuple(tuple(row) for row in rows))
 
     @classmethod
@@ -138,9 +140,9 @@ class Board:
 
     # -- drawing ----------------------------------------------------------
     def draw(self, cells: Iterable[Cell], terrain: Terrain) -> Board:
-        """Fill empty cells with a drawable terrain; refuses overlaps and off-map cells."""
+        """Fill empty cells with a drawable terrain (hero included); refuses overlaps and off-map cells."""
         terrain = Terrain(terrain)
-        if terrain not in DRAWABLE:
+        if terrain not in PENCIL:
             raise BoardError(f"{terrain.value} cannot be drawn")
         cells = list(cells)
         rows = [list(row) for row in self.grid]
@@ -152,6 +154,17 @@ class Board:
             rows[r][c] = terrain
         return Board(self.side, tuple(tuple(row) for row in rows))
 
+    def destroy(self, cells: Iterable[Cell]) -> Board:
+        """Mark spaces destroyed (Heroes): filled, no terrain; printed mountains and wastelands stay as they are.
+
+        Off-map cells are ignored because a hero's hits may fall outside the map and are simply lost.
+        """
+        rows = [list(row) for row in self.grid]
+        for r, c in cells:
+            if 0 <= r < N and 0 <= c < N and rows[r][c] not in (Terrain.MOUNTAIN, Terrain.WASTELAND):
+                rows[r][c] = Terrain.DESTROYED
+        return Board(self.side, tuple(tuple(row) for row in rows))
+
     def fits(self, cells: Iterable[Cell]) -> bool:
         empty = self.empty_cells
         return all(cell in empty for cell in cells)
@@ -160,7 +173,7 @@ class Board:
 def _check_side(side: str) -> str:
     side = str(side).upper()
     if side not in MAPS:
-        raise BoardError(f"unknown map side {side!r} (expected A or B)")
+        raise BoardError(f"unknown map side {side!r} (expected one of {', '.join(MAPS)})")
     return side
 
 

@@ -16,8 +16,8 @@ from .shapes import render
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("score", help="score a map given as JSON")
-    p.add_argument("map", help='MAP.json: {"side": "A"|"B", "grid": [11 rows of 11 terrain words], "coins": n}')
-    p.add_argument("--cards", help="comma-separated scoring card ids (default: all 16)")
+    p.add_argument("map", help='MAP.json: {"side": "A"|"B"|"C"|"D", "grid": [11 rows of 11 terrain words], "coins": n}')
+    p.add_argument("--cards", help="comma-separated scoring card ids (default: the 16 of the side's set)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_score)
 
@@ -51,8 +51,8 @@ def load_map(path: str) -> tuple[Board, int]:
 
 def cmd_score(args: argparse.Namespace) -> int:
     try:
-        cards = parse_card_ids(args.cards)
         board, coins = load_map(args.map)
+        cards = parse_card_ids(args.cards, board.side)
     except ValueError as exc:  # BoardError is a ValueError
         return fail(str(exc))
     result = score_map(board, cards)
