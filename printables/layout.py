@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from functools import cache
 
-from companion.cartographers.data import COIN_TRACK_LENGTH, GRID_SIZE
+from companion.cartographers.data import COIN_TRACK_LENGTH, GRID_SIZE, MAPS
 from companion.cartographers.terrain import DRAWABLE
 
 MM = 72 / 25.4
@@ -20,13 +20,15 @@ PAPERS: dict[str, tuple[float, float]] = {
     "a4": (595.2756, 841.8898),
     "letter": (612.0, 792.0),
 }
-SIDES = ("A", "B")
+SIDES = tuple(MAPS)  # the printed sides of every set: A, B (base) and C, D (Heroes)
 
 # ArUco dictionary and ids: the ids encode the side, so a photo tells its side
 # and orientation from the markers alone, even when the QR code is unreadable.
 ARUCO_DICT = "DICT_4X4_50"
 MARKER_CORNERS = ("top_left", "top_right", "bottom_right", "bottom_left")
-MARKER_IDS: dict[str, tuple[int, int, int, int]] = {"A": (0, 1, 2, 3), "B": (4, 5, 6, 7)}
+MARKER_IDS: dict[str, tuple[int, int, int, int]] = {
+    "A": (0, 1, 2, 3), "B": (4, 5, 6, 7), "C": (8, 9, 10, 11), "D": (12, 13, 14, 15),
+}
 
 QR_PREFIX = "MS1"
 
@@ -133,7 +135,7 @@ def sheet_layout(side: str = "A", paper: str = "a4") -> SheetLayout:
     side = side.upper()
     paper = paper.lower()
     if side not in SIDES:
-        raise ValueError(f"unknown side {side!r} (expected A or B)")
+        raise ValueError(f"unknown side {side!r} (expected one of {', '.join(SIDES)})")
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r} (expected one of {', '.join(PAPERS)})")
     page_w, page_h = PAPERS[paper]

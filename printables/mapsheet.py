@@ -28,12 +28,12 @@ import qrcode
 from qrcode.constants import ERROR_CORRECT_M
 from reportlab.pdfgen.canvas import Canvas
 
-from companion.cartographers.data import MAPS, SEASONS
+from companion.cartographers.data import MAPS, SEASONS, card_set_of_side, seasons_differ_from_base
 from companion.cartographers.terrain import TERRAIN_NAMES, Terrain
 
 from .draw import Page, new_canvas
 from .layout import ARUCO_DICT, PAPERS, SIDES, Rect, SheetLayout, qr_payload, sheet_layout
-from .strings import LANGS, text
+from .strings import LANGS, season_title, text
 
 # Ink (grey levels, 0 = black, 1 = white).
 GRID_GREY = 0.58
@@ -119,7 +119,7 @@ def map_sheet_pdf(
 def _check_common(side: str, paper: str, lang: str) -> tuple[str, str, str]:
     side, paper, lang = str(side).upper(), str(paper).lower(), str(lang).lower()
     if side not in SIDES:
-        raise ValueError(f"unknown side {side!r} (expected A or B)")
+        raise ValueError(f"unknown side {side!r} (expected one of: {', '.join(SIDES)})")
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r} (expected one of: {', '.join(PAPERS)})")
     if lang not in LANGS:
@@ -361,8 +361,8 @@ def _draw_scores(pg: Page, layout: SheetLayout, lang: str) -> None:
         x1 = boxes[-1].x_pt + boxes[-1].w_pt
         top = boxes[0].y_pt
         if s >= 0:
-            season = SEASONS[s]
-            title = season.name_tr if lang == "tr" else season.name_en
+            cs = card_set_of_side(layout.side)
+            title = season_title(lang, cs.seasons[s], seasons_differ_from_base(cs))
             size = pg.fit_size(title, 8, x1 - x0, bold=True)
             pg.text((x0 + x1) / 2, top - 16, title, size, bold=True, align="center", grey=0.1)
         else:
@@ -381,11 +381,14 @@ def _draw_scores(pg: Page, layout: SheetLayout, lang: str) -> None:
     pg.text(left, last.y_pt + last.h_pt + 10, key, 6.5, grey=0.4)
 
 
+EDICT_PAIRS = tuple(s.edicts for s in SEASONS)  # every set scores A+B, B+C, C+D, D+A
+
+
 def _box_label(season: int, field: str) -> str:
     if season < 0:
         return ""
     if field in ("edict1", "edict2"):
-        return SEASONS[season].edicts[0 if field == "edict1" else 1]
+        return EDICT_PAIRS[season][0 if field == "edict1" else 1]
     return {"coins": "●", "monsters": "☠", "total": "★"}[field]
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.cartographers.data import GRID_SIZE
+from companion.cartographers.data import GRID_SIZE, MAPS
 from printables.layout import parse_qr_payload
 from vision import quality
 from vision.border import locate_by_border
@@ -175,8 +175,8 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     """
     if side is not None:
         side = side.strip().upper()
-        if side not in ("A", "B"):
-            raise ValueError(f"side must be A or B, not {side!r}")
+        if side not in MAPS:
+            raise ValueError(f"side must be one of {', '.join(MAPS)}, not {side!r}")
     photo = load_photo(source)
     gray = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
     quality.check_brightness(gray)

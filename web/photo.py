@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 from flask import Request
 from flask_babel import gettext as _
 
+from companion.cartographers.data import MAPS
+
 from .errors import UserError
 from .i18n import lang
 
@@ -53,8 +55,8 @@ def read_upload(request: Request) -> dict[str, Any]:
     if not data:
         raise UserError(400, "empty_photo", _("The photo file is empty. Please take the photo again."))
     side = (request.form.get("side") or "").upper() or None
-    if side not in (None, "A", "B"):
-        raise UserError(400, "bad_side", _("The map side must be A or B."))
+    if side is not None and side not in MAPS:
+        raise UserError(400, "bad_side", _("This map side is not known."))
     from vision.errors import PhotoError
     from vision.reading import read_sheet
 

@@ -209,6 +209,11 @@ SCORING_BY_ID: dict[str, ScoringCardInfo] = {c.id: c for c in ALL_SCORING_CARDS}
 HERO_PREFIX = "hero-"
 
 
+def seasons_differ_from_base(card_set: CardSet) -> bool:
+    """True when a set's season times differ from the base game's (Heroes: Summer 7), so sheets print them."""
+    return [s.threshold for s in card_set.seasons] != [s.threshold for s in CARD_SETS[BASE].seasons]
+
+
 def card_set_of_side(side: str) -> CardSet:
     """The box a printed side comes from (its scoring cards are the default for `mapsmith score`)."""
     return CARD_SETS[MAPS[side].card_set]

@@ -34,7 +34,7 @@ def json_body() -> dict[str, Any]:
 def parse_side(value: Any) -> str:
     side = str(value or "").upper()
     if side not in MAPS:
-        raise UserError(400, "bad_side", _("The map side must be A or B."))
+        raise UserError(400, "bad_side", _("This map side is not known."))
     return side
 
 
