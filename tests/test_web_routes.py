@@ -113,7 +113,7 @@ def test_create_validation(client):
     assert r.status_code == 400 and b"at least one player" in r.data
     r = client.post("/c/new", data={"csrf_token": token, "player": ["Ann"], "seed": "x"})
     assert r.status_code == 400
-    r = client.post("/c/new", data={"csrf_token": token, "player": ["Ann"], "side": "C"})
+    r = client.post("/c/new", data={"csrf_token": token, "player": ["Ann"], "side": "E"})
     assert r.status_code == 400
     r = client.post("/c/new", data={"csrf_token": token, "player": ["Ann"], "scoring_mode": "chosen",
                                     "edict_A": "sentinel_wood", "edict_B": "greenbough",

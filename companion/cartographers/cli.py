@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from .board import Board, BoardError
-from .data import SCORING_BY_ID, SEASONS
+from .data import CARD_SETS, MAPS, SCORING_BY_ID
 from .scoring import MapScore, parse_card_ids, score_map
 from .session import Game, GameError, Setup, card_view
 from .shapes import render
@@ -24,7 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     d = sub.add_parser("deal", help="play a whole deal of the explore deck in the terminal")
     d.add_argument("--seed", type=int, required=True)
     d.add_argument("--solo", action="store_true", help="solo game (ambushes placed by the corner rule)")
-    d.add_argument("--side", choices=["A", "B"], default="A", type=str.upper)
+    d.add_argument("--side", choices=list(MAPS), default="A", type=str.upper)
+    d.add_argument("--deck", choices=list(CARD_SETS), default="base", type=str.lower,
+                   help="explore deck, ambushes, heroes and seasons: base or heroes")
     d.add_argument("--players", type=int, default=None, help="number of players (default 1 with --solo, else 2)")
     d.set_defaults(func=cmd_deal)
 
@@ -81,6 +83,8 @@ def describe(cid: str) -> str:
         return f"AMBUSH {v['name_en']} (pass {v['pass_to']}, solo from {v['solo_corner']} {v['direction']})"
     if v["kind"] == "ruins":
         return f"RUINS {v['name_en']}"
+    if v["kind"] == "hero":
+        return f"HERO {v['name_en']} (draw a 1x1 hero, then mark the hits)"
     coin = " (coin on the small shape)" if any(o["coin"] for o in v["options"]) else ""
     return f"{v['name_en']} [time {v['time']}] {'/'.join(v['terrains'])}{coin}"
 
@@ -90,14 +94,15 @@ def cmd_deal(args: argparse.Namespace) -> int:
     if args.solo and players != 1:
         return fail("--solo plays with one player")
     try:
-        game = Game.new(Setup(seed=args.seed, side=args.side, players=tuple(f"P{i + 1}" for i in range(players))))
+        game = Game.new(Setup(seed=args.seed, side=args.side, players=tuple(f"P{i + 1}" for i in range(players)),
+                              deck=args.deck))
     except GameError as exc:
         return fail(exc.message)
     print(f"Seed {args.seed}, side {args.side}, {'solo' if players == 1 else f'{players} players'}")
     for letter, cid in zip("ABCD", game.scoring, strict=True):
         print(f"  Edict {letter}: {SCORING_BY_ID[cid].name_en}")
     while game.phase != "over":
-        season = SEASONS[game.season]
+        season = game.setup.seasons[game.season]
         print(f"\n== {season.name_en} (threshold {season.threshold}, edicts {' + '.join(season.edicts)}) ==")
         while game.phase == "explore":
             game = game.apply({"type": "reveal"})
