@@ -46,6 +46,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "reputation_hint": "cross off each step you climb",
         "income_vp": "+{n} VP",
         "scores_key": "A–D edicts · ● coins · ☠ monsters (subtract) · ★ season total · write the edict cards above",
+        "own_side": "Our own side · {name}",
         "season_time": "{name} ({time})",
         "scores_title_set": "{set}",
     },
@@ -87,6 +88,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "income_vp": "+{n} ZP",
         "scores_key": "A–D fermanlar · ● altın · ☠ canavar (çıkarılır) · ★ mevsim toplamı · "
         "ferman kartlarını yukarı yazın",
+        "own_side": "Kendi yüzümüz · {name}",
         "season_time": "{name} ({time})",
         "scores_title_set": "{set}",
     },

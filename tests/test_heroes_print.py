@@ -40,7 +40,7 @@ def test_side_c_and_d_sheets_carry_their_side() -> None:
         text = _text(map_sheet_pdf(side, "a4", "en", sheet_ids=["X1"]))
         assert f"Side {side}" in text and "Summer (7)" in text
     assert parse_qr_payload(qr_payload("D", "abc")).side == "D"
-    assert len({i for ids in MARKER_IDS.values() for i in ids}) == 16
+    assert len({i for ids in MARKER_IDS.values() for i in ids}) == 20  # A-D and one set for own sides
 
 
 def test_print_cli(tmp_path: Path, monkeypatch) -> None:

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain
 
-from .data import GRID_SIZE, MAPS
+from .data import GRID_SIZE
 from .shapes import Cell, Shape, orientations
+from .sides import SideError, normalise_side, side_label, side_layout
 from .terrain import PENCIL, Terrain, parse_terrain
 
 N = GRID_SIZE
@@ -61,7 +62,7 @@ class Board:
     @classmethod
     def blank(cls, side: str = "A") -> Board:
         side = _check_side(side)
-        m = MAPS[side]
+        m = side_layout(side)
         rows = [[Terrain.EMPTY] * N for _ in range(N)]
         for r, c in m.mountains:
             rows[r][c] = Terrain.MOUNTAIN
@@ -82,6 +83,7 @@ class Board:
         if not isinstance(rows, Sequence) or isinstance(rows, str) or len(rows) != N:
             raise BoardError(f"the grid must have {N} rows")
         blank = cls.blank(side)
+        predrawn = {cell for cell, _ in side_layout(side).predrawn}
         out: list[tuple[Terrain, ...]] = []
         for r, row in enumerate(rows):
             if not isinstance(row, Sequence) or isinstance(row, str) or len(row) != N:
@@ -94,9 +96,11 @@ class Board:
                     raise BoardError(str(exc), r, c) from None
                 printed = blank.grid[r][c]
                 if printed in (Terrain.MOUNTAIN, Terrain.WASTELAND) and t != printed:
-                    raise BoardError(f"side {side} has a printed {printed.value} here, not {t.value}", r, c)
+                    raise BoardError(f"side {side_label(side)} has a printed {printed.value} here, not {t.value}", r, c)
                 if t in (Terrain.MOUNTAIN, Terrain.WASTELAND) and t != printed:
-                    raise BoardError(f"side {side} has no printed {t.value} here", r, c)
+                    raise BoardError(f"side {side_label(side)} has no printed {t.value} here", r, c)
+                if (r, c) in predrawn and t not in (printed, Terrain.DESTROYED):
+                    raise BoardError(f"this side has a pre-drawn {printed.value} here, not {t.value}", r, c)
                 parsed.append(t)
             out.append(tuple(parsed))
         return cls(side, tuple(out))
@@ -122,7 +126,7 @@ class Board:
 
     @cached_property
     def ruins(self) -> frozenset[Cell]:
-        return frozenset(MAPS[self.side].ruins)
+        return frozenset(side_layout(self.side).ruins)
 
     def is_filled(self, cell: Cell) -> bool:
         return self.grid[cell[0]][cell[1]] is not Terrain.EMPTY
@@ -171,9 +175,11 @@ class Board:
 
 
 def _check_side(side: str) -> str:
-    side = str(side).upper()
-    if side not in MAPS:
-        raise BoardError(f"unknown map side {side!r} (expected one of {', '.join(MAPS)})")
+    side = normalise_side(side)
+    try:
+        side_layout(side)
+    except SideError as exc:
+        raise BoardError(str(exc)) from None
     return side
 
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from .board import ALL_CELLS, EDGE_INDICES, NEIGHBOUR_INDICES, Board, N, surrounded_mountains
 from .data import MAPS, SCORING_BY_ID, SCORING_CARDS, card_set_of_side
 from .shapes import Cell
+from .sides import side_layout
 from .terrain import Terrain
 
 FOREST, VILLAGE, FARM, WATER, MONSTER, MOUNTAIN, EMPTY = (
@@ -163,8 +165,17 @@ NEXT_TO_RUINS: dict[str, frozenset[int]] = {
 }
 
 
+@cache
+def _ruins_of(side: str) -> tuple[frozenset[int], frozenset[int]]:
+    """Ruins and their neighbours of any side (a table's own side is decoded from its id)."""
+    if side in RUINS:
+        return RUINS[side], NEXT_TO_RUINS[side]
+    ruins = frozenset(r * N + c for r, c in side_layout(side).ruins)
+    return ruins, frozenset(n for i in ruins for n in NB[i])
+
+
 def golden_granary(board: Board) -> CardScore:
-    ruins, next_to_ruins = RUINS[board.side], NEXT_TO_RUINS[board.side]
+    ruins, next_to_ruins = _ruins_of(board.side)
     water = [i for i in board.indices_by_terrain[WATER] if i in next_to_ruins]
     farm = [i for i in board.indices_by_terrain[FARM] if i in ruins]
     return _score("golden_granary", len(water) + 3 * len(farm), water + farm)

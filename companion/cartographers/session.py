@@ -64,6 +64,7 @@ from .heroes import (
     zombie_spread,
 )
 from .scoring import score_season
+from .sides import SideError, normalise_side, side_layout
 from .solo import solo_ambush, solo_rating, threshold_sum
 from .terrain import Terrain
 
@@ -93,9 +94,12 @@ class Setup:
     def __post_init__(self) -> None:
         if not isinstance(self.seed, int) or isinstance(self.seed, bool):
             raise GameError("bad_setup", "the seed must be an integer")
-        side = str(self.side).upper()
-        if side not in MAPS:
-            raise GameError("bad_setup", f"the map side must be one of {', '.join(MAPS)}")
+        side = normalise_side(self.side)
+        try:
+            side_layout(side)
+        except SideError as exc:
+            raise GameError("bad_setup", f"the map side must be one of {', '.join(MAPS)} or a table's own side: "
+                                         f"{exc}") from None
         object.__setattr__(self, "side", side)
         if self.deck not in CARD_SETS:
             raise GameError("bad_setup", f"the explore deck must be one of {', '.join(CARD_SETS)}")
