@@ -99,3 +99,39 @@ def test_score_page_scores_a_heroes_map(client):
     assert [e["card"] for e in r.get_json()["edicts"]] == ["starlit_sigil", "silos"]
     html = client.get("/score").get_data(as_text=True)
     assert 'value="C"' in html and 'value="D"' in html and "banded_hills" in html
+
+
+def test_own_side_defined_played_printed_and_scored_in_the_app(app, client):
+    import json
+
+    token = csrf_token(client)
+    html = client.get("/sides/new").get_data(as_text=True)
+    assert 'id="side-form"' in html
+    cells = {"2,2": "mountain", "8,8": "mountain", "1,5": "ruins", "5,5": "wasteland", "0,0": "forest"}
+    r = client.post("/sides/new", data={"csrf_token": token, "name": "Our Isle", "cells": json.dumps(cells)})
+    assert r.status_code == 200
+    page = r.get_data(as_text=True)
+    import re
+    code = re.search(r'<code id="side-code">([^<]+)</code>', page).group(1)
+    assert code.startswith("~Our Isle~")
+    assert client.get(f"/sides/new?side={code}").status_code == 200
+    new = client.get(f"/c/new?side={code}").get_data(as_text=True)
+    assert "Our Isle" in new and f'value="{code}" checked' in new
+    r = client.post("/c/new", data={"csrf_token": token, "player": ["Ann"], "side": code, "scoring_mode": "random"})
+    assert r.status_code == 303
+    table = r.location.rsplit("/", 1)[1]
+    assert stored(app, table).setup["side"] == code
+    assert client.get(f"/t/{table}/player/0").status_code == 200
+    pdf = client.get(f"/t/{table}/print.pdf?kind=map")
+    assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
+    assert client.get(f"/print/map.pdf?side={code}&copies=1").data.startswith(b"%PDF")
+    from companion.cartographers.board import Board
+    grid = Board.blank(code).to_words()
+    grid[0][1] = "forest"
+    r = client.post("/api/score", json={"side": code, "grid": grid, "cards": ["sentinel_wood"], "coins": 0},
+                    headers={"X-CSRF-Token": token})
+    assert r.status_code == 200 and r.get_json()["edicts"][0]["points"] == 2
+    assert "Our Isle" in client.get(f"/score?side={code}").get_data(as_text=True)
+    bad = client.post("/sides/new", data={"csrf_token": token, "name": "X", "cells": json.dumps({"1,1": "mountain",
+                                                                                                 "1,1 ": "ruins"})})
+    assert bad.status_code == 400 and "share a space" in bad.get_data(as_text=True)

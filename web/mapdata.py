@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.cartographers.data import ALL_SCORING_CARDS, CARD_SETS, CATEGORIES, CATEGORY_NAMES, MAPS
+from companion.cartographers.sides import side_label, side_layout
 from companion.cartographers.terrain import DRAWABLE, TERRAIN_NAMES, Terrain
 
 from .i18n import lang, loc
@@ -17,9 +18,10 @@ PAINTABLE: tuple[Terrain, ...] = (*DRAWABLE, Terrain.HERO, Terrain.DESTROYED, Te
 
 
 def side_data(side: str) -> dict[str, Any]:
-    m = MAPS[side]
+    m = side_layout(side)
     return {
         "name": loc(m),
+        "label": side_label(side),
         "mountains": [list(c) for c in m.mountains],
         "ruins": [list(c) for c in m.ruins],
         "wastelands": [list(c) for c in m.wastelands],
@@ -53,9 +55,10 @@ def categories() -> list[dict[str, str]]:
     return [{"id": cat, "name": CATEGORY_NAMES[cat][lang()]} for cat in CATEGORIES]
 
 
-def page_data() -> dict[str, Any]:
+def page_data(extra_sides: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+    """Everything the grid editor needs; `extra_sides` adds a table's own sides to the printed A-D."""
     return {
-        "sides": {s: side_data(s) for s in MAPS},
+        "sides": {s: side_data(s) for s in (*MAPS, *(x for x in extra_sides if x not in MAPS))},
         "terrains": terrain_names(),
         "paintable": [t.value for t in PAINTABLE],
         "cards": {c["id"]: c for c in scoring_cards()},

@@ -10,6 +10,7 @@ from flask_babel import gettext as _
 
 from companion.cartographers.data import AMBUSH_BY_ID, CARD_SETS, EDICTS, HERO_PREFIX, MAPS, SCORING_CARDS
 from companion.cartographers.session import MAX_PLAYERS, GameError, Setup
+from companion.cartographers.sides import SideError, is_custom, normalise_side
 
 from ..db import get_store
 from ..errors import UserError
@@ -65,9 +66,16 @@ def _setup_from_form(form: Any) -> Setup:
 @bp.get("/c/new")
 def new() -> str:
     combining = next(d for d in CARD_SETS["heroes"].doubts if d.id == "combining")
+    sides = {s: side_data(s) for s in MAPS}
+    own = normalise_side(request.args.get("side") or "")
+    if is_custom(own):
+        try:
+            sides[own] = side_data(own)
+        except SideError:
+            raise UserError(400, "bad_side", _("This map side is not known.")) from None
     return render_template("carto/new.html", cards=scoring_cards(), categories=categories(), edicts=EDICTS,
                            default_cards=[c.id for c in SCORING_CARDS[::4]], card_sets=card_sets(),
-                           sides={s: side_data(s) for s in MAPS}, mixing_note=loc(combining, "text"))
+                           sides=sides, start_side=own if is_custom(own) else "A", mixing_note=loc(combining, "text"))
 
 
 @bp.post("/c/new")
@@ -113,8 +121,8 @@ def player(code: str, seat: int) -> str:
     return render_template(
         "carto/player.html",
         code=record.code, version=record.version, view=view, seat=seat, name=game.setup.players[seat],
-        data=page_data(), seasons=game.setup.seasons, grid=known.to_words() if known else None, season=season,
-        ended=ended,
+        data=page_data([game.setup.side]), seasons=game.setup.seasons, grid=known.to_words() if known else None,
+        season=season, ended=ended,
         edicts=list(game.edicts_for(season)) if season is not None else [],
         entry=entry, coins=coins, hero_waiting=waiting[-1] if waiting and game.phase != "over" else None,
         my_pending=[p for p in view["pending"] if p["player"] == seat], spent=game.spent_coins(seat),
