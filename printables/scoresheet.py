@@ -23,12 +23,16 @@ MARGIN = 36.0
 
 
 def scores_pdf(players: int = 4, paper: str = "a4", lang: str = "en", copies: int = 1,
-               names: Sequence[str] | None = None, card_set: str = BASE) -> bytes:
+               names: Sequence[str] | None = None, card_set: str = BASE,
+               skills: Sequence[str] | None = None) -> bytes:
     """A landscape PDF with `copies` identical score sheets for `players` rows (1–12).
 
     With `names` (a table's players, in seat order) the rows come pre-filled and
     there is one row per name. `card_set` picks the seasons: a Heroes sheet names
     each season's time (8/7/7/6) because Summer differs from the base game.
+    `skills` (the Skills packs; names as the table typed them, or blanks to write in)
+    adds a line naming them and reminding that coins spent on a skill are crossed
+    off and no longer score, so the ● column counts only coins not spent.
     """
     paper, lang = _check(paper, lang)
     if card_set not in CARD_SETS:
@@ -41,7 +45,7 @@ def scores_pdf(players: int = 4, paper: str = "a4", lang: str = "en", copies: in
         raise ValueError(f"players must be between 1 and {MAX_PLAYERS}, got {players}")
     h, w = PAPERS[paper]  # landscape
     return repeated_pages((w, h), f"Cartographers score sheet ({players} players)", copies,
-                          lambda pg: _draw(pg, w, h, players, lang, names, cs))
+                          lambda pg: _draw(pg, w, h, players, lang, names, cs, skills))
 
 
 def _check(paper: str, lang: str) -> tuple[str, str]:
@@ -68,12 +72,16 @@ def games_per_page(players: int) -> int:
 
 
 def _draw(pg: Page, w: float, h: float, players: int, lang: str, names: Sequence[str] = (),
-          cs: CardSet = CARD_SETS[BASE]) -> None:
+          cs: CardSet = CARD_SETS[BASE], skills: Sequence[str] | None = None) -> None:
     left, right = MARGIN, w - MARGIN
     title = text(lang, "scores_title")
     if cs.id != BASE:
         title += " · " + (cs.name_tr if lang == "tr" else cs.name_en)
     pg.text(left, MARGIN + 16, title, 18, bold=True, grey=0.05)
+    if skills is not None:
+        shown = [str(s) for s in skills if str(s).strip()] or ["________"] * 3
+        line = text(lang, "skills_line", skills=" · ".join(shown))
+        pg.text(right, MARGIN + 14, line, pg.fit_size(line, 8.5, (right - left) * 0.55), align="right", grey=0.2)
     games = games_per_page(players)
     top = MARGIN + 30
     slot_h = (h - top - MARGIN + 10) / games

@@ -46,6 +46,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "reputation_hint": "cross off each step you climb",
         "income_vp": "+{n} VP",
         "scores_key": "A–D edicts · ● coins · ☠ monsters (subtract) · ★ season total · write the edict cards above",
+        "skills_line": "Skills: {skills} — coins spent on a skill are crossed off and no longer score (●)",
         "own_side": "Our own side · {name}",
         "season_time": "{name} ({time})",
         "scores_title_set": "{set}",
@@ -88,6 +89,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "income_vp": "+{n} ZP",
         "scores_key": "A–D fermanlar · ● altın · ☠ canavar (çıkarılır) · ★ mevsim toplamı · "
         "ferman kartlarını yukarı yazın",
+        "skills_line": "Beceriler: {skills} — bir beceriye harcanan altınların üstü çizilir, artık puan getirmez (●)",
         "own_side": "Kendi yüzümüz · {name}",
         "season_time": "{name} ({time})",
         "scores_title_set": "{set}",

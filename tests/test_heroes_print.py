@@ -49,3 +49,13 @@ def test_print_cli(tmp_path: Path, monkeypatch) -> None:
     assert main(["print", "scores", "--set", "heroes", "-o", "s.pdf"]) == 0
     assert "Summer (7)" in _text((tmp_path / "s.pdf").read_bytes())
     assert "Side C" in _text((tmp_path / "c.pdf").read_bytes())
+
+
+def test_score_sheet_names_the_skills_and_that_spent_coins_do_not_score(tmp_path: Path, monkeypatch) -> None:
+    text = _text(scores_pdf(players=3, lang="en", skills=["Sharp Eye", "Fast Legs", "Coin Purse"]))
+    assert "Skills: Sharp Eye · Fast Legs · Coin Purse" in text and "no longer score" in text
+    assert "Beceriler: ________" in _text(scores_pdf(players=3, lang="tr", skills=[]))
+    assert "Skills:" not in _text(scores_pdf(players=3, lang="en"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["print", "scores", "--skills", "A1,B2", "-o", "k.pdf"]) == 0
+    assert "Skills: A1 · B2" in _text((tmp_path / "k.pdf").read_bytes())

@@ -194,6 +194,8 @@ class CartographersAdapter(Adapter):
         if kind == "map":
             return PrintJob("map", {**options, "side": record.setup["side"]}, list(range(1, len(players) + 1)))
         if kind == "score":
+            skills = record.setup.get("skills") or []
+            extra = {"skills": "|".join(skills)} if skills else {}
             return PrintJob("score", {**options, "players": str(len(players)), "copies": "1",
-                                      "card_set": record.setup.get("deck", "base")}, names=players)
+                                      "card_set": record.setup.get("deck", "base"), **extra}, names=players)
         raise GameRuleError("unknown_printable", _("There is no such printable sheet."), 404)
