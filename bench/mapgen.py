@@ -9,18 +9,25 @@ from __future__ import annotations
 import random
 
 from companion.cartographers.board import Board, legal_placements
-from companion.cartographers.data import AMBUSH_BY_ID, EXPLORE_BY_ID
+from companion.cartographers.data import AMBUSH_BY_ID, EXPLORE_BY_ID, HERO_BY_ID, HERO_PREFIX
+from companion.cartographers.heroes import apply_hits, destroy_candidates, hero_hits
 from companion.cartographers.session import AMBUSH_PREFIX, Game, Setup
 from companion.cartographers.terrain import DRAWABLE, Terrain
 
 
-def realistic_map(seed: int, side: str | None = None) -> tuple[Board, int]:
-    """A finished map and the coins its coin shapes earned."""
+def realistic_map(seed: int, side: str | None = None, deck: str = "base") -> tuple[Board, int]:
+    """A finished map and the coins its coin shapes earned.
+
+    With `deck="heroes"` (any side, A-D) the Heroes deck is played: each revealed hero is drawn as a 1×1 on a
+    random empty space in a random orientation, its hits destroy the monsters under them now and later, and
+    Gorgon/Troll destroy a random allowed space, so the maps hold hero and destroyed spaces as real ones do.
+    """
     rng = random.Random(seed)
     side = side or rng.choice("AB")
-    game = Game.new(Setup(seed=seed, side=side))
+    game = Game.new(Setup(seed=seed, side=side, deck=deck))
     board = Board.blank(side)
     coins = 0
+    hits: set = set()
     while game.phase != "over":
         if game.phase == "season_end":
             game = game.apply({"type": "next_season"})
@@ -28,6 +35,13 @@ def realistic_map(seed: int, side: str | None = None) -> tuple[Board, int]:
         game = game.apply({"type": "reveal"})
         turn = game.turns[-1]
         last = turn["cards"][-1]
+        if last.startswith(HERO_PREFIX):
+            empty = sorted(board.empty_cells)
+            if empty:
+                cell = rng.choice(empty)
+                hits.update(hero_hits(HERO_BY_ID[last.removeprefix(HERO_PREFIX)], cell, rng.randrange(8)))
+                board = apply_hits(board.draw([cell], Terrain.HERO), hits)
+            continue
         if last.startswith(AMBUSH_PREFIX):
             options, terrains, coin_flags = [AMBUSH_BY_ID[last.removeprefix(AMBUSH_PREFIX)].shape], [
                 Terrain.MONSTER], [False]
@@ -41,8 +55,19 @@ def realistic_map(seed: int, side: str | None = None) -> tuple[Board, int]:
             found = legal_placements(board, options)
         if found:
             p = rng.choice(found)
-            board = board.draw(p.cells, rng.choice(terrains))
+            board = apply_hits(board.draw(p.cells, rng.choice(terrains)), hits)
             coins += coin_flags[p.option]
+            if last.startswith(AMBUSH_PREFIX):
+                card = AMBUSH_BY_ID[last.removeprefix(AMBUSH_PREFIX)]
+                targets = destroy_candidates(board, card, p.cells)
+                if targets:  # Gorgon now; the Troll's after-scoring bites are folded in here, once
+                    board = board.destroy([rng.choice(targets)])
         elif board.empty_cells:
             board = board.draw([rng.choice(sorted(board.empty_cells))], rng.choice(DRAWABLE))
     return board, coins
+
+
+def heroes_map(seed: int, side: str | None = None) -> tuple[Board, int]:
+    """A seeded finished Heroes map on side C or D (or the side given): for cross-checks of the 16 Heroes cards."""
+    side = side or random.Random(f"heroes-side/{seed}").choice("CD")
+    return realistic_map(seed, side, deck="heroes")

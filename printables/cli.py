@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
+from companion.cartographers.data import CARD_SETS
+
 from .knarrpad import knarr_pad_pdf
 from .layout import PAPERS, SIDES, sheet_layout
 from .mapsheet import map_sheet_pdf
@@ -54,6 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--players", type=int, default=4, help="rows on the sheet, 1-12 (default 4)")
     _common(s)
     s.add_argument("--copies", type=int, default=1)
+    s.add_argument("--set", dest="card_set", default="base", type=str.lower, choices=tuple(CARD_SETS),
+                   help="whose seasons: base (8/8/7/6) or heroes (8/7/7/6)")
+    s.add_argument("--skills", help="comma-separated skill names in play (Skills packs); '' leaves write-in lines")
     s.set_defaults(func=cmd_scores)
 
     k = kinds.add_parser("knarr", help="Knarr score pad (reputation track with income steps, running score)")
@@ -111,7 +116,9 @@ def _pdf_command(build):
 
 
 cmd_map = _pdf_command(lambda a: map_sheet_pdf(a.side, a.paper, a.lang, copies=a.copies, table=a.table))
-cmd_scores = _pdf_command(lambda a: scores_pdf(a.players, a.paper, a.lang, copies=a.copies))
+cmd_scores = _pdf_command(lambda a: scores_pdf(
+    a.players, a.paper, a.lang, copies=a.copies, card_set=a.card_set,
+    skills=None if a.skills is None else [s.strip() for s in a.skills.split(",") if s.strip()]))
 cmd_knarr = _pdf_command(lambda a: knarr_pad_pdf(a.players, a.paper, a.lang, copies=a.copies))
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from functools import cache
 
-from companion.cartographers.data import COIN_TRACK_LENGTH, GRID_SIZE
+from companion.cartographers.data import COIN_TRACK_LENGTH, GRID_SIZE, MAPS
+from companion.cartographers.sides import CUSTOM_PREFIX, SideError, is_custom, side_layout
 from companion.cartographers.terrain import DRAWABLE
 
 MM = 72 / 25.4
@@ -20,13 +21,16 @@ PAPERS: dict[str, tuple[float, float]] = {
     "a4": (595.2756, 841.8898),
     "letter": (612.0, 792.0),
 }
-SIDES = ("A", "B")
+SIDES = tuple(MAPS)  # the printed sides of every set: A, B (base) and C, D (Heroes)
 
 # ArUco dictionary and ids: the ids encode the side, so a photo tells its side
 # and orientation from the markers alone, even when the QR code is unreadable.
 ARUCO_DICT = "DICT_4X4_50"
 MARKER_CORNERS = ("top_left", "top_right", "bottom_right", "bottom_left")
-MARKER_IDS: dict[str, tuple[int, int, int, int]] = {"A": (0, 1, 2, 3), "B": (4, 5, 6, 7)}
+MARKER_IDS: dict[str, tuple[int, int, int, int]] = {
+    "A": (0, 1, 2, 3), "B": (4, 5, 6, 7), "C": (8, 9, 10, 11), "D": (12, 13, 14, 15),
+    CUSTOM_PREFIX: (16, 17, 18, 19),  # every table's own side: the QR code says which one
+}
 
 QR_PREFIX = "MS1"
 
@@ -130,10 +134,10 @@ QR_PT = 80.0  # large modules (3.2 pt for a short payload) so the QR still reads
 
 @cache
 def sheet_layout(side: str = "A", paper: str = "a4") -> SheetLayout:
-    side = side.upper()
+    side = side if is_custom(side) else side.upper()
     paper = paper.lower()
-    if side not in SIDES:
-        raise ValueError(f"unknown side {side!r} (expected A or B)")
+    if side not in SIDES and not is_custom(side):
+        raise ValueError(f"unknown side {side!r} (expected one of {', '.join(SIDES)})")
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r} (expected one of {', '.join(PAPERS)})")
     page_w, page_h = PAPERS[paper]
@@ -155,7 +159,7 @@ def sheet_layout(side: str = "A", paper: str = "a4") -> SheetLayout:
     }
     markers = tuple(
         Marker(mid, corner, *positions[corner], MARKER_PT)
-        for mid, corner in zip(MARKER_IDS[side], MARKER_CORNERS, strict=True)
+        for mid, corner in zip(MARKER_IDS[CUSTOM_PREFIX if is_custom(side) else side], MARKER_CORNERS, strict=True)
     )
 
     legend_y = gy + grid_w + MARKER_GAP_PT + MARKER_PT + LEGEND_GAP_PT
@@ -209,7 +213,7 @@ def sheet_layout(side: str = "A", paper: str = "a4") -> SheetLayout:
 
 def qr_payload(side: str, sheet_id: str, table: str | None = None, seat: int | None = None) -> str:
     """Text stored in a sheet's QR code: `MS1:<side>:<sheet id>[:<table code>:<seat>]`."""
-    parts = [QR_PREFIX, side.upper(), sheet_id]
+    parts = [QR_PREFIX, side if is_custom(side) else side.upper(), sheet_id]
     if table is not None:
         parts += [table, str(seat if seat is not None else 0)]
     return ":".join(parts)
@@ -226,8 +230,13 @@ class QrInfo:
 def parse_qr_payload(text: str) -> QrInfo | None:
     """Inverse of `qr_payload`; None for a QR that is not ours."""
     parts = text.strip().split(":")
-    if len(parts) not in (3, 5) or parts[0] != QR_PREFIX or parts[1] not in SIDES:
+    if len(parts) not in (3, 5) or parts[0] != QR_PREFIX:
         return None
+    if parts[1] not in SIDES:
+        try:
+            side_layout(parts[1])  # a table's own side travels in its code
+        except SideError:
+            return None
     if len(parts) == 5:
         try:
             seat = int(parts[4])

@@ -28,12 +28,13 @@ import qrcode
 from qrcode.constants import ERROR_CORRECT_M
 from reportlab.pdfgen.canvas import Canvas
 
-from companion.cartographers.data import MAPS, SEASONS
+from companion.cartographers.data import SEASONS, seasons_differ_from_base
+from companion.cartographers.sides import SideError, card_set_for, is_custom, normalise_side, side_label, side_layout
 from companion.cartographers.terrain import TERRAIN_NAMES, Terrain
 
 from .draw import Page, new_canvas
 from .layout import ARUCO_DICT, PAPERS, SIDES, Rect, SheetLayout, qr_payload, sheet_layout
-from .strings import LANGS, text
+from .strings import LANGS, season_title, text
 
 # Ink (grey levels, 0 = black, 1 = white).
 GRID_GREY = 0.58
@@ -117,9 +118,13 @@ def map_sheet_pdf(
 
 
 def _check_common(side: str, paper: str, lang: str) -> tuple[str, str, str]:
-    side, paper, lang = str(side).upper(), str(paper).lower(), str(lang).lower()
+    side, paper, lang = normalise_side(side), str(paper).lower(), str(lang).lower()
     if side not in SIDES:
-        raise ValueError(f"unknown side {side!r} (expected A or B)")
+        try:
+            side_layout(side)
+        except SideError:
+            raise ValueError(f"unknown side {side!r} (expected one of: {', '.join(SIDES)}, or a table's own "
+                             "side code)") from None
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r} (expected one of: {', '.join(PAPERS)})")
     if lang not in LANGS:
@@ -169,10 +174,12 @@ def _draw_static(c: Canvas, layout: SheetLayout, lang: str) -> None:
 
 def _draw_title(pg: Page, layout: SheetLayout, lang: str) -> None:
     t: Rect = layout.title
-    m = MAPS[layout.side]
+    m = side_layout(layout.side)
     name = m.name_tr if lang == "tr" else m.name_en
     w = pg.text(t.x_pt, t.y_pt + 18, text(lang, "cartographers"), 19, bold=True, grey=0.05)
-    pg.text(t.x_pt + w + 10, t.y_pt + 18, text(lang, "side", side=layout.side, name=name), 12, grey=0.25)
+    label = text(lang, "own_side", name=name) if is_custom(layout.side) else text(lang, "side", side=layout.side,
+                                                                                   name=name)
+    pg.text(t.x_pt + w + 10, t.y_pt + 18, label, 12, grey=0.25)
     # Name and map-title write-in lines.
     base = t.y_pt + 46
     c = pg.c
@@ -191,7 +198,7 @@ def _draw_grid(pg: Page, layout: SheetLayout) -> None:
     g = layout.grid
     n = layout.rows
     size = g.cell_pt * n
-    m = MAPS[layout.side]
+    m = side_layout(layout.side)
 
     # Wastelands: light fill with diagonal hatching, clipped to the wasteland cells.
     if m.wastelands:
@@ -229,6 +236,14 @@ def _draw_grid(pg: Page, layout: SheetLayout) -> None:
     for r, col in m.ruins:
         cell = layout.cell_rect(r, col)
         _draw_ruins(pg, cell)
+
+    # Pre-drawn terrains (a table's own side): a light grey cell with the terrain's initial, printed not drawn.
+    for (r, col), t in m.predrawn:
+        cell = layout.cell_rect(r, col)
+        c.setFillGray(0.86)
+        pg.rect(cell.x_pt + 2, cell.y_pt + 2, cell.w_pt - 4, cell.h_pt - 4, stroke=False, fill=True)
+        pg.text(cell.x_pt + cell.w_pt / 2, cell.y_pt + cell.h_pt * 0.68, t.value[0].upper(), cell.h_pt * 0.5,
+                bold=True, align="center", grey=0.45)
 
     # Thin light grid lines, then the thick dark border centred on the grid's outer edge.
     c.setStrokeGray(GRID_GREY)
@@ -361,8 +376,8 @@ def _draw_scores(pg: Page, layout: SheetLayout, lang: str) -> None:
         x1 = boxes[-1].x_pt + boxes[-1].w_pt
         top = boxes[0].y_pt
         if s >= 0:
-            season = SEASONS[s]
-            title = season.name_tr if lang == "tr" else season.name_en
+            cs = card_set_for(layout.side)
+            title = season_title(lang, cs.seasons[s], seasons_differ_from_base(cs))
             size = pg.fit_size(title, 8, x1 - x0, bold=True)
             pg.text((x0 + x1) / 2, top - 16, title, size, bold=True, align="center", grey=0.1)
         else:
@@ -381,11 +396,14 @@ def _draw_scores(pg: Page, layout: SheetLayout, lang: str) -> None:
     pg.text(left, last.y_pt + last.h_pt + 10, key, 6.5, grey=0.4)
 
 
+EDICT_PAIRS = tuple(s.edicts for s in SEASONS)  # every set scores A+B, B+C, C+D, D+A
+
+
 def _box_label(season: int, field: str) -> str:
     if season < 0:
         return ""
     if field in ("edict1", "edict2"):
-        return SEASONS[season].edicts[0 if field == "edict1" else 1]
+        return EDICT_PAIRS[season][0 if field == "edict1" else 1]
     return {"coins": "●", "monsters": "☠", "total": "★"}[field]
 
 
@@ -404,7 +422,7 @@ def _draw_footer(c: Canvas, layout: SheetLayout, lang: str, sheet_id: str, table
                  seat: int | None) -> None:
     """The sheet's identity in words, under the title (so a sheet can be told apart without the camera)."""
     pg = Page(c, layout.page_h_pt)
-    parts = [f"Mapsmith · {text(lang, 'sheet')} {layout.side}-{sheet_id}"]
+    parts = [f"Mapsmith · {text(lang, 'sheet')} {side_label(layout.side)}-{sheet_id}"]
     if table is not None:
         parts.append(f"{text(lang, 'table')} {table} · {text(lang, 'seat')} {seat}")
     t = layout.title

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.cartographers.data import EDICTS, SEASONS
+from companion.cartographers.cards import BASE, CardSet
+from companion.cartographers.data import CARD_SETS, EDICTS, seasons_differ_from_base
 
 from .draw import Page, repeated_pages
 from .layout import PAPERS
-from .strings import LANGS, text
+from .strings import LANGS, season_title, text
 
 FIELDS = ("edict1", "edict2", "coins", "monsters", "total")
 MAX_PLAYERS = 12
@@ -22,13 +23,21 @@ MARGIN = 36.0
 
 
 def scores_pdf(players: int = 4, paper: str = "a4", lang: str = "en", copies: int = 1,
-               names: Sequence[str] | None = None) -> bytes:
+               names: Sequence[str] | None = None, card_set: str = BASE,
+               skills: Sequence[str] | None = None) -> bytes:
     """A landscape PDF with `copies` identical score sheets for `players` rows (1–12).
 
     With `names` (a table's players, in seat order) the rows come pre-filled and
-    there is one row per name.
+    there is one row per name. `card_set` picks the seasons: a Heroes sheet names
+    each season's time (8/7/7/6) because Summer differs from the base game.
+    `skills` (the Skills packs; names as the table typed them, or blanks to write in)
+    adds a line naming them and reminding that coins spent on a skill are crossed
+    off and no longer score, so the ● column counts only coins not spent.
     """
     paper, lang = _check(paper, lang)
+    if card_set not in CARD_SETS:
+        raise ValueError(f"unknown card set {card_set!r} (expected one of: {', '.join(CARD_SETS)})")
+    cs = CARD_SETS[card_set]
     names = [str(n) for n in names] if names else []
     if names:
         players = len(names)
@@ -36,7 +45,7 @@ def scores_pdf(players: int = 4, paper: str = "a4", lang: str = "en", copies: in
         raise ValueError(f"players must be between 1 and {MAX_PLAYERS}, got {players}")
     h, w = PAPERS[paper]  # landscape
     return repeated_pages((w, h), f"Cartographers score sheet ({players} players)", copies,
-                          lambda pg: _draw(pg, w, h, players, lang, names))
+                          lambda pg: _draw(pg, w, h, players, lang, names, cs, skills))
 
 
 def _check(paper: str, lang: str) -> tuple[str, str]:
@@ -48,9 +57,12 @@ def _check(paper: str, lang: str) -> tuple[str, str]:
     return paper, lang
 
 
+EDICT_PAIRS = tuple(s.edicts for s in CARD_SETS[BASE].seasons)  # every set scores A+B, B+C, C+D, D+A
+
+
 def _field_label(season: int, field: str) -> str:
     if field in ("edict1", "edict2"):
-        return SEASONS[season].edicts[0 if field == "edict1" else 1]
+        return EDICT_PAIRS[season][0 if field == "edict1" else 1]
     return {"coins": "●", "monsters": "☠", "total": "★"}[field]
 
 
@@ -59,9 +71,17 @@ def games_per_page(players: int) -> int:
     return 2 if players <= 5 else 1
 
 
-def _draw(pg: Page, w: float, h: float, players: int, lang: str, names: Sequence[str] = ()) -> None:
+def _draw(pg: Page, w: float, h: float, players: int, lang: str, names: Sequence[str] = (),
+          cs: CardSet = CARD_SETS[BASE], skills: Sequence[str] | None = None) -> None:
     left, right = MARGIN, w - MARGIN
-    pg.text(left, MARGIN + 16, text(lang, "scores_title"), 18, bold=True, grey=0.05)
+    title = text(lang, "scores_title")
+    if cs.id != BASE:
+        title += " · " + (cs.name_tr if lang == "tr" else cs.name_en)
+    pg.text(left, MARGIN + 16, title, 18, bold=True, grey=0.05)
+    if skills is not None:
+        shown = [str(s) for s in skills if str(s).strip()] or ["________"] * 3
+        line = text(lang, "skills_line", skills=" · ".join(shown))
+        pg.text(right, MARGIN + 14, line, pg.fit_size(line, 8.5, (right - left) * 0.55), align="right", grey=0.2)
     games = games_per_page(players)
     top = MARGIN + 30
     slot_h = (h - top - MARGIN + 10) / games
@@ -73,11 +93,11 @@ def _draw(pg: Page, w: float, h: float, players: int, lang: str, names: Sequence
             pg.c.setDash(3, 3)
             pg.line(left - 20, y0 - 4, right + 20, y0 - 4)
             pg.c.setDash()
-        _draw_game(pg, left, right, y0 + 6, y0 + slot_h - 12, players, lang, names)
+        _draw_game(pg, left, right, y0 + 6, y0 + slot_h - 12, players, lang, names, cs)
 
 
 def _draw_game(pg: Page, left: float, right: float, top: float, bottom: float, players: int, lang: str,
-               names: Sequence[str] = ()) -> None:
+               names: Sequence[str] = (), cs: CardSet = CARD_SETS[BASE]) -> None:
     c = pg.c
     # Edict cards in play (write-in lines A..D) and the date.
     y = top + 12
@@ -121,8 +141,7 @@ def _draw_game(pg: Page, left: float, right: float, top: float, bottom: float, p
         size = pg.fit_size(name, 11, name_w - 12)
         pg.text(left + 6, body_top + (r + 0.5) * row_h + size / 3, name, size, grey=0.05)
     for s, sx in enumerate(season_x):
-        season = SEASONS[s]
-        name = season.name_tr if lang == "tr" else season.name_en
+        name = season_title(lang, cs.seasons[s], seasons_differ_from_base(cs))
         pg.text(sx + 2.5 * col_w, top + head1 - 5, name, 10, bold=True, align="center", grey=0.05)
         for i, f in enumerate(FIELDS):
             pg.text(sx + (i + 0.5) * col_w, top + head1 + head2 - 4.5, _field_label(s, f), 8,

@@ -46,6 +46,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "reputation_hint": "cross off each step you climb",
         "income_vp": "+{n} VP",
         "scores_key": "A–D edicts · ● coins · ☠ monsters (subtract) · ★ season total · write the edict cards above",
+        "skills_line": "Skills: {skills} — coins spent on a skill are crossed off and no longer score (●)",
+        "own_side": "Our own side · {name}",
+        "season_time": "{name} ({time})",
+        "scores_title_set": "{set}",
     },
     "tr": {
         "cartographers": "Cartographers",
@@ -85,8 +89,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "income_vp": "+{n} ZP",
         "scores_key": "A–D fermanlar · ● altın · ☠ canavar (çıkarılır) · ★ mevsim toplamı · "
         "ferman kartlarını yukarı yazın",
+        "skills_line": "Beceriler: {skills} — bir beceriye harcanan altınların üstü çizilir, artık puan getirmez (●)",
+        "own_side": "Kendi yüzümüz · {name}",
+        "season_time": "{name} ({time})",
+        "scores_title_set": "{set}",
     },
 }
+
+
+def season_title(lang: str, season, show_time: bool) -> str:
+    """A season's name, with its time threshold where the set's seasons differ from the base game's (Heroes)."""
+    name = season.name_tr if lang == "tr" else season.name_en
+    return text(lang, "season_time", name=name, time=season.threshold) if show_time else name
 
 
 def text(lang: str, key: str, **fmt: object) -> str:

@@ -15,6 +15,8 @@ SYMBOLS = {
     "X": Terrain.MONSTER,
     "M": Terrain.MOUNTAIN,
     "#": Terrain.WASTELAND,
+    "H": Terrain.HERO,  # Cartographers Heroes: the hero's own space
+    "D": Terrain.DESTROYED,  # Heroes: a destroyed (X-marked) space
 }
 
 

@@ -58,7 +58,7 @@ def test_print_layout_json_contract(side: str, paper: str, capsys: pytest.Captur
 @pytest.mark.parametrize(
     "argv",
     [
-        ["print", "map", "--side", "C", "-o", "x.pdf"],
+        ["print", "map", "--side", "E", "-o", "x.pdf"],
         ["print", "map", "--paper", "a3", "-o", "x.pdf"],
         ["print", "map", "--lang", "de", "-o", "x.pdf"],
         ["print", "map", "--copies", "0", "-o", "x.pdf"],

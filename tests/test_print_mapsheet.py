@@ -111,6 +111,11 @@ def test_grid_outer_border_is_where_the_layout_says(side: str, paper: str) -> No
         lo, hi = int(np.floor((edge_pt - half) * S)), int(np.ceil((edge_pt + half) * S))
         centres = []
         for k in range(layout.rows):
+            # a hatched wasteland on the edge (side D) darkens the line's neighbourhood: measure elsewhere
+            edge_cell = {"left": (k, 0), "right": (k, layout.cols - 1), "top": (0, k),
+                         "bottom": (layout.rows - 1, k)}[name]
+            if edge_cell in MAPS[side].wastelands:
+                continue
             across = int((g.y_pt if vertical else g.x_pt) * S + (k + 0.5) * g.cell_pt * S)
             profile = gray[across, lo:hi] if vertical else gray[lo:hi, across]
             centres.append(_line_centre(profile, lo))
@@ -218,7 +223,7 @@ def test_labels_in_both_languages(lang: str, side: str, words: list[str]) -> Non
 @pytest.mark.parametrize(
     "kwargs",
     [
-        {"side": "C"},
+        {"side": "E"},
         {"paper": "a3"},
         {"lang": "de"},
         {"copies": 0},

@@ -16,7 +16,8 @@ SCORING_IDS = (
 
 
 def test_scoring_card_ids_are_the_stable_ones():
-    assert sorted(data.SCORING_BY_ID) == sorted(SCORING_IDS)
+    assert sorted(c.id for c in data.SCORING_CARDS) == sorted(SCORING_IDS)
+    assert set(SCORING_IDS) <= set(data.SCORING_BY_ID)  # the lookup also holds the Heroes cards
     assert [c.number for c in data.SCORING_CARDS] == list(range(26, 42))
 
 

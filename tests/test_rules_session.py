@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.cartographers.board import Board
-from companion.cartographers.data import EXPLORE_BY_ID, SEASONS
+from companion.cartographers.data import EXPLORE_BY_ID, EXPLORE_CARDS, SEASONS
 from companion.cartographers.session import AMBUSH_PREFIX, Game, GameError, Setup, draw_scoring_cards
 from companion.cartographers.solo import ambush_placement, solo_rating
 from tests.mapbuilder import board_with
@@ -35,7 +35,7 @@ def test_full_game_reaches_winter_with_the_right_ambushes(seed):
     for season in range(4):
         assert game.season == season and game.phase == "explore"
         deck = list(game._state.deck)
-        assert sorted(c for c in deck if not c.startswith(AMBUSH_PREFIX)) == sorted(EXPLORE_BY_ID)
+        assert sorted(c for c in deck if not c.startswith(AMBUSH_PREFIX)) == sorted(c.id for c in EXPLORE_CARDS)
         ambushes_in_deck = [c for c in deck if c.startswith(AMBUSH_PREFIX)]
         assert len(ambushes_in_deck) == season + 1 - len(seen_ambushes)
         threshold = SEASONS[season].threshold

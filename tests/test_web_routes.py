@@ -113,7 +113,7 @@ def test_create_validation(client):
     assert r.status_code == 400 and b"at least one player" in r.data
     r = client.post("/c/new", data={"csrf_token": token, "player": ["Ann"], "seed": "x"})
     assert r.status_code == 400
-    r = client.post("/c/new", data={"csrf_token": token, "player": ["Ann"], "side": "C"})
+    r = client.post("/c/new", data={"csrf_token": token, "player": ["Ann"], "side": "E"})
     assert r.status_code == 400
     r = client.post("/c/new", data={"csrf_token": token, "player": ["Ann"], "scoring_mode": "chosen",
                                     "edict_A": "sentinel_wood", "edict_B": "greenbough",
@@ -319,7 +319,7 @@ def test_api_score_single_map(client):
 
 
 @pytest.mark.parametrize("body, code", [
-    ({"side": "C", "grid": [], "cards": ["greenbough"], "coins": 0}, "bad_side"),
+    ({"side": "E", "grid": [], "cards": ["greenbough"], "coins": 0}, "bad_side"),
     ({"side": "A", "grid": [["empty"] * 11] * 10, "cards": ["greenbough"], "coins": 0}, "bad_grid"),
     ({"side": "A", "grid": "x", "cards": ["greenbough"], "coins": 0}, "bad_grid"),
     ({"side": "A", "grid": None, "cards": [], "coins": 0}, "bad_grid"),

@@ -6,13 +6,14 @@ import argparse
 import json
 import sys
 
+from companion.cartographers.data import MAPS
 from vision.errors import PhotoError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("read", help="read a photo of a map sheet into an 11x11 grid")
     p.add_argument("photo", metavar="PHOTO", help="JPEG, PNG or WebP photo of the sheet")
-    p.add_argument("--side", choices=["A", "B"], type=str.upper, help="map side (only needed for unmarked sheets)")
+    p.add_argument("--side", choices=list(MAPS), type=str.upper, help="map side (only needed for unmarked sheets)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--overlay", metavar="OUT.png", help="write a debug image of the reading")
     p.set_defaults(func=cmd_read)
@@ -20,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s = sub.add_parser("score-photo", help="read a photo of a map sheet and score it")
     s.add_argument("photo", metavar="PHOTO")
     s.add_argument("--cards", required=True, help="comma-separated scoring card ids (edicts A,B,C,D)")
-    s.add_argument("--side", choices=["A", "B"], type=str.upper)
+    s.add_argument("--side", choices=list(MAPS), type=str.upper)
     s.add_argument("--json", action="store_true", help="machine-readable output")
     s.set_defaults(func=cmd_score_photo)
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from companion.cartographers.data import GRID_SIZE, MAPS
+from companion.cartographers.data import GRID_SIZE
+from companion.cartographers.sides import side_layout
 from printables.layout import SheetLayout, sheet_layout
 
 CANON_PPT = 1.5  # 38 pt cells become 57 px: plenty for colour and symbols, cheap to process
@@ -62,12 +63,13 @@ def canon_for(side: str, paper: str = "a4") -> Canon:
 
 
 def printed_cells(side: str) -> dict[tuple[int, int], str]:
-    """Cells whose terrain is printed, not drawn: mountains and wastelands of the side."""
-    m = MAPS[side]
+    """Cells whose terrain is printed, not drawn: mountains, wastelands and pre-drawn terrains of the side."""
+    m = side_layout(side)
     out = {tuple(c): "mountain" for c in m.mountains}
     out.update({tuple(c): "wasteland" for c in m.wastelands})
+    out.update({tuple(c): t.value for c, t in m.predrawn})
     return out
 
 
 def ruins_cells(side: str) -> set[tuple[int, int]]:
-    return {tuple(c) for c in MAPS[side].ruins}
+    return {tuple(c) for c in side_layout(side).ruins}

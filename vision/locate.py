@@ -84,10 +84,12 @@ def marker_page_corners(layout: SheetLayout, marker_id: int) -> np.ndarray:
 
 
 def side_from_markers(found: dict[int, np.ndarray]) -> str | None:
-    votes = {"A": 0, "B": 0}
+    votes = {side: 0 for side in MARKER_IDS}
     for mid in found:
-        votes[ID_SIDE[mid]] += 1
-    if votes["A"] == votes["B"]:
+        if mid in ID_SIDE:
+            votes[ID_SIDE[mid]] += 1
+    ranked = sorted(votes.values(), reverse=True)
+    if ranked[0] == ranked[1]:
         return None
     return max(votes, key=votes.get)
 

@@ -38,6 +38,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The photo is blurry. Hold the phone still, tap the sheet to focus, and try again.",
         "tr": "Fotoğraf bulanık. Telefonu sabit tutun, odaklamak için kağıda dokunun ve yeniden deneyin.",
     },
+    "custom_side_unread": {
+        "en": "This sheet shows a table's own map side, but its QR code could not be read. Photograph it again "
+              "with the QR code sharp and unshaded.",
+        "tr": "Bu sayfa masanın kendi harita yüzünü gösteriyor ama QR kodu okunamadı. QR kod net ve gölgesiz "
+              "olacak şekilde yeniden fotoğraflayın.",
+    },
     "no_sheet": {
         "en": "No map sheet found. Lay the whole sheet flat and photograph it from above.",
         "tr": "Harita kağıdı bulunamadı. Kağıdın tamamını düz koyun ve yukarıdan fotoğraflayın.",

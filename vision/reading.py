@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
-from companion.cartographers.data import GRID_SIZE
+from companion.cartographers.data import GRID_SIZE, MAPS
+from companion.cartographers.sides import CUSTOM_PREFIX, is_custom
 from printables.layout import parse_qr_payload
 from vision import quality
 from vision.border import locate_by_border
@@ -195,12 +196,18 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     """
     if side is not None:
         side = side.strip().upper()
-        if side not in ("A", "B"):
-            raise ValueError(f"side must be A or B, not {side!r}")
+        if side not in MAPS and not is_custom(side):
+            raise ValueError(f"side must be one of {', '.join(MAPS)}, not {side!r}")
     photo = load_photo(source)
     gray = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
     quality.check_brightness(gray)
     loc = locate(photo.image, gray, side)
+    early_qr = None
+    if loc.side == CUSTOM_PREFIX:  # a table's own side: only its QR code says which cells are printed
+        early_qr = read_qr(photo.image, loc, canon_for(loc.side))
+        if early_qr is None or not is_custom(early_qr.side):
+            raise PhotoError("custom_side_unread", "this sheet shows a table's own side, but its QR code is unreadable")
+        loc = replace(loc, side=early_qr.side)
     canon = canon_for(loc.side)
     quality.check_size(loc.homography, canon, photo.scale)
     canon_img = rectify(photo.image, loc.homography, canon)
@@ -220,7 +227,7 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     notes = [*loc.warnings, *cls.warnings]
     if coins.confidence < 0.3:
         notes.append(Note.of("coins_unsure"))
-    qr = read_qr(photo.image, loc, canon) if loc.method == "markers" else None
+    qr = early_qr or (read_qr(photo.image, loc, canon) if loc.method == "markers" else None)
     if qr is not None and qr.side != loc.side:
         notes.append(Note.of("qr_side_mismatch", qr=qr.side, side=loc.side))
     n_doubt = int((cls.confidence < CONFIDENCE_THRESHOLD).sum())

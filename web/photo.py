@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING, Any
 from flask import Request
 from flask_babel import gettext as _
 
+from companion.cartographers.data import MAPS
+from companion.cartographers.sides import is_custom, normalise_side
+
 from .errors import UserError
 from .i18n import lang
 
@@ -52,9 +55,9 @@ def read_upload(request: Request) -> dict[str, Any]:
     data = upload.read()
     if not data:
         raise UserError(400, "empty_photo", _("The photo file is empty. Please take the photo again."))
-    side = (request.form.get("side") or "").upper() or None
-    if side not in (None, "A", "B"):
-        raise UserError(400, "bad_side", _("The map side must be A or B."))
+    side = normalise_side(request.form.get("side") or "") or None
+    if side is not None and side not in MAPS and not is_custom(side):
+        raise UserError(400, "bad_side", _("This map side is not known."))
     from vision.errors import PhotoError
 
     from .photoqueue import read_sheet  # in a worker process, through the bounded queue
@@ -63,4 +66,9 @@ def read_upload(request: Request) -> dict[str, Any]:
         reading = read_sheet(data, side=side)
     except PhotoError as exc:
         raise UserError(422, exc.code, exc.message(lang())) from None
-    return reading_to_dict(reading)
+    out = reading_to_dict(reading)
+    if is_custom(reading.side):  # a table's own side: the page may not know its printed cells yet
+        from .mapdata import side_data
+
+        out["side_info"] = side_data(reading.side)
+    return out

@@ -53,6 +53,10 @@ def render(kind: str, args: Mapping[str, str], table: str | None = None, seats: 
         kwargs["seats"] = seats
     if names and extra == "players":
         kwargs["names"] = list(names)
+    if kind == "score" and args.get("card_set"):
+        kwargs["card_set"] = args["card_set"]  # a Heroes table's sheet names the 8/7/7/6 season times
+    if kind == "score" and args.get("skills") is not None:
+        kwargs["skills"] = [s for s in str(args["skills"]).split("|") if s]
     try:
         return func(**kwargs)
     except (ValueError, TypeError) as exc:

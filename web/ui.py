@@ -27,6 +27,18 @@ def shape_rows(cells: list[list[int]]) -> list[list[bool]]:
     return [[(r, c) in on for c in range(w)] for r in range(h)]
 
 
+def hero_pattern(hits: list[list[int]]) -> list[list[str]]:
+    """A hero card's picture: rows of 'hero', 'hit' or '' around the hero's own space."""
+    cells = [(0, 0), *((r, c) for r, c in hits)]
+    r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
+    h, w = max(r for r, _ in cells) - r0 + 1, max(c for _, c in cells) - c0 + 1
+    rows = [[""] * w for _ in range(h)]
+    for r, c in cells[1:]:
+        rows[r - r0][c - c0] = "hit"
+    rows[-r0][-c0] = "hero"
+    return rows
+
+
 def terrain_name(word: str) -> str:
     from companion.cartographers.terrain import TERRAIN_NAMES, Terrain
 
@@ -41,7 +53,7 @@ def cell_label(cell: list[int] | tuple[int, int]) -> str:
 
 
 def init_app(app: Flask) -> None:
-    app.jinja_env.globals.update(icon=icon, shape_rows=shape_rows, terrain_name=terrain_name,
+    app.jinja_env.globals.update(icon=icon, shape_rows=shape_rows, terrain_name=terrain_name, hero_pattern=hero_pattern,
                                  coin_track_length=COIN_TRACK_LENGTH)
     app.jinja_env.filters["cell_label"] = cell_label
     app.jinja_env.trim_blocks = True

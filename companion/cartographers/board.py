@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain
 
-from .data import GRID_SIZE, MAPS
+from .data import GRID_SIZE
 from .shapes import Cell, Shape, orientations
-from .terrain import DRAWABLE, Terrain, parse_terrain
+from .sides import SideError, normalise_side, side_label, side_layout
+from .terrain import PENCIL, Terrain, parse_terrain
 
 N = GRID_SIZE
 TERRAINS: tuple[Terrain, ...] = tuple(Terrain)  # iterating the enum class itself is slow on the scoring path
@@ -61,12 +62,14 @@ class Board:
     @classmethod
     def blank(cls, side: str = "A") -> Board:
         side = _check_side(side)
-        m = MAPS[side]
+        m = side_layout(side)
         rows = [[Terrain.EMPTY] * N for _ in range(N)]
         for r, c in m.mountains:
             rows[r][c] = Terrain.MOUNTAIN
         for r, c in m.wastelands:
             rows[r][c] = Terrain.WASTELAND
+        for (r, c), t in m.predrawn:
+            rows[r][c] = t
         return cls(side, tuple(tuple(row) for row in rows))
 
     @classmethod
@@ -80,6 +83,7 @@ class Board:
         if not isinstance(rows, Sequence) or isinstance(rows, str) or len(rows) != N:
             raise BoardError(f"the grid must have {N} rows")
         blank = cls.blank(side)
+        predrawn = {cell for cell, _ in side_layout(side).predrawn}
         out: list[tuple[Terrain, ...]] = []
         for r, row in enumerate(rows):
             if not isinstance(row, Sequence) or isinstance(row, str) or len(row) != N:
@@ -92,9 +96,11 @@ class Board:
                     raise BoardError(str(exc), r, c) from None
                 printed = blank.grid[r][c]
                 if printed in (Terrain.MOUNTAIN, Terrain.WASTELAND) and t != printed:
-                    raise BoardError(f"side {side} has a printed {printed.value} here, not {t.value}", r, c)
+                    raise BoardError(f"side {side_label(side)} has a printed {printed.value} here, not {t.value}", r, c)
                 if t in (Terrain.MOUNTAIN, Terrain.WASTELAND) and t != printed:
-                    raise BoardError(f"side {side} has no printed {t.value} here", r, c)
+                    raise BoardError(f"side {side_label(side)} has no printed {t.value} here", r, c)
+                if (r, c) in predrawn and t not in (printed, Terrain.DESTROYED):
+                    raise BoardError(f"this side has a pre-drawn {printed.value} here, not {t.value}", r, c)
                 parsed.append(t)
             out.append(tuple(parsed))
         return cls(side, tuple(out))
@@ -120,7 +126,7 @@ class Board:
 
     @cached_property
     def ruins(self) -> frozenset[Cell]:
-        return frozenset(MAPS[self.side].ruins)
+        return frozenset(side_layout(self.side).ruins)
 
     def is_filled(self, cell: Cell) -> bool:
         return self.grid[cell[0]][cell[1]] is not Terrain.EMPTY
@@ -138,9 +144,9 @@ class Board:
 
     # -- drawing ----------------------------------------------------------
     def draw(self, cells: Iterable[Cell], terrain: Terrain) -> Board:
-        """Fill empty cells with a drawable terrain; refuses overlaps and off-map cells."""
+        """Fill empty cells with a drawable terrain (hero included); refuses overlaps and off-map cells."""
         terrain = Terrain(terrain)
-        if terrain not in DRAWABLE:
+        if terrain not in PENCIL:
             raise BoardError(f"{terrain.value} cannot be drawn")
         cells = list(cells)
         rows = [list(row) for row in self.grid]
@@ -152,15 +158,28 @@ class Board:
             rows[r][c] = terrain
         return Board(self.side, tuple(tuple(row) for row in rows))
 
+    def destroy(self, cells: Iterable[Cell]) -> Board:
+        """Mark spaces destroyed (Heroes): filled, no terrain; printed mountains and wastelands stay as they are.
+
+        Off-map cells are ignored because a hero's hits may fall outside the map and are simply lost.
+        """
+        rows = [list(row) for row in self.grid]
+        for r, c in cells:
+            if 0 <= r < N and 0 <= c < N and rows[r][c] not in (Terrain.MOUNTAIN, Terrain.WASTELAND):
+                rows[r][c] = Terrain.DESTROYED
+        return Board(self.side, tuple(tuple(row) for row in rows))
+
     def fits(self, cells: Iterable[Cell]) -> bool:
         empty = self.empty_cells
         return all(cell in empty for cell in cells)
 
 
 def _check_side(side: str) -> str:
-    side = str(side).upper()
-    if side not in MAPS:
-        raise BoardError(f"unknown map side {side!r} (expected A or B)")
+    side = normalise_side(side)
+    try:
+        side_layout(side)
+    except SideError as exc:
+        raise BoardError(str(exc)) from None
     return side
 
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from .board import Board, BoardError
-from .data import SCORING_BY_ID, SEASONS
+from .data import CARD_SETS, MAPS, SCORING_BY_ID
 from .scoring import MapScore, parse_card_ids, score_map
 from .session import Game, GameError, Setup, card_view
 from .shapes import render
@@ -16,15 +16,17 @@ from .shapes import render
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("score", help="score a map given as JSON")
-    p.add_argument("map", help='MAP.json: {"side": "A"|"B", "grid": [11 rows of 11 terrain words], "coins": n}')
-    p.add_argument("--cards", help="comma-separated scoring card ids (default: all 16)")
+    p.add_argument("map", help='MAP.json: {"side": "A"|"B"|"C"|"D", "grid": [11 rows of 11 terrain words], "coins": n}')
+    p.add_argument("--cards", help="comma-separated scoring card ids (default: the 16 of the side's set)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_score)
 
     d = sub.add_parser("deal", help="play a whole deal of the explore deck in the terminal")
     d.add_argument("--seed", type=int, required=True)
     d.add_argument("--solo", action="store_true", help="solo game (ambushes placed by the corner rule)")
-    d.add_argument("--side", choices=["A", "B"], default="A", type=str.upper)
+    d.add_argument("--side", choices=list(MAPS), default="A", type=str.upper)
+    d.add_argument("--deck", choices=list(CARD_SETS), default="base", type=str.lower,
+                   help="explore deck, ambushes, heroes and seasons: base or heroes")
     d.add_argument("--players", type=int, default=None, help="number of players (default 1 with --solo, else 2)")
     d.set_defaults(func=cmd_deal)
 
@@ -51,8 +53,8 @@ def load_map(path: str) -> tuple[Board, int]:
 
 def cmd_score(args: argparse.Namespace) -> int:
     try:
-        cards = parse_card_ids(args.cards)
         board, coins = load_map(args.map)
+        cards = parse_card_ids(args.cards, board.side)
     except ValueError as exc:  # BoardError is a ValueError
         return fail(str(exc))
     result = score_map(board, cards)
@@ -81,6 +83,8 @@ def describe(cid: str) -> str:
         return f"AMBUSH {v['name_en']} (pass {v['pass_to']}, solo from {v['solo_corner']} {v['direction']})"
     if v["kind"] == "ruins":
         return f"RUINS {v['name_en']}"
+    if v["kind"] == "hero":
+        return f"HERO {v['name_en']} (draw a 1x1 hero, then mark the hits)"
     coin = " (coin on the small shape)" if any(o["coin"] for o in v["options"]) else ""
     return f"{v['name_en']} [time {v['time']}] {'/'.join(v['terrains'])}{coin}"
 
@@ -90,14 +94,15 @@ def cmd_deal(args: argparse.Namespace) -> int:
     if args.solo and players != 1:
         return fail("--solo plays with one player")
     try:
-        game = Game.new(Setup(seed=args.seed, side=args.side, players=tuple(f"P{i + 1}" for i in range(players))))
+        game = Game.new(Setup(seed=args.seed, side=args.side, players=tuple(f"P{i + 1}" for i in range(players)),
+                              deck=args.deck))
     except GameError as exc:
         return fail(exc.message)
     print(f"Seed {args.seed}, side {args.side}, {'solo' if players == 1 else f'{players} players'}")
     for letter, cid in zip("ABCD", game.scoring, strict=True):
         print(f"  Edict {letter}: {SCORING_BY_ID[cid].name_en}")
     while game.phase != "over":
-        season = SEASONS[game.season]
+        season = game.setup.seasons[game.season]
         print(f"\n== {season.name_en} (threshold {season.threshold}, edicts {' + '.join(season.edicts)}) ==")
         while game.phase == "explore":
             game = game.apply({"type": "reveal"})

@@ -1,6 +1,7 @@
 """Cartographers game data: the single source of truth for cards, maps, seasons and titles.
 
-Transcribed from the reference facts (base game only). Everything is validated
+Transcribed from the reference facts: the base game here, Cartographers Heroes in
+`heroes_data.py`; both are gathered into `CARD_SETS`. Everything is validated
 at import time by `validate()`, so a typo in a cell list fails loudly in tests
 rather than silently mis-scoring a map.
 """
@@ -9,7 +10,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .shapes import Cell, Shape, is_king_connected, is_orthogonally_connected, normalise
+from . import heroes_data
+from .cards import (  # noqa: F401  (re-exported: the types have always been importable from here)
+    BASE,
+    HEROES,
+    AmbushCard,
+    CardSet,
+    Doubt,
+    ExploreCard,
+    HeroCard,
+    MapSide,
+    ScoringCardInfo,
+    Season,
+    ShapeOption,
+    SoloTitle,
+    opt,
+)
+from .shapes import Cell, is_king_connected, is_orthogonally_connected, normalise
 from .terrain import DRAWABLE, Terrain
 
 GRID_SIZE = 11
@@ -18,79 +35,7 @@ COIN_TRACK_LENGTH = 14
 F, V, A, W, M = Terrain.FOREST, Terrain.VILLAGE, Terrain.FARM, Terrain.WATER, Terrain.MONSTER
 
 
-@dataclass(frozen=True)
-class ShapeOption:
-    cells: Shape
-    coin: bool = False
-    orthogonally_connected: bool = True
-
-
-@dataclass(frozen=True)
-class ExploreCard:
-    id: str
-    number: int
-    name_en: str
-    name_tr: str
-    kind: str  # "explore", "ruins" or "rift"
-    time: int
-    terrains: tuple[Terrain, ...]
-    options: tuple[ShapeOption, ...]
-
-
-@dataclass(frozen=True)
-class AmbushCard:
-    id: str
-    number: int
-    name_en: str
-    name_tr: str
-    shape: Shape
-    orthogonally_connected: bool
-    direction: str  # "clockwise" | "counterclockwise": passing direction and solo travel direction
-    solo_corner: str  # "top_left" | "top_right" | "bottom_left" | "bottom_right"
-    time: int = 0
-
-
-@dataclass(frozen=True)
-class ScoringCardInfo:
-    id: str
-    number: int
-    name_en: str
-    name_tr: str
-    category: str
-    solo_threshold: int
-    text_en: str
-    text_tr: str
-
-
-@dataclass(frozen=True)
-class MapSide:
-    side: str
-    name_en: str
-    name_tr: str
-    mountains: tuple[Cell, ...]
-    ruins: tuple[Cell, ...]
-    wastelands: tuple[Cell, ...] = ()
-
-
-@dataclass(frozen=True)
-class Season:
-    index: int
-    name_en: str
-    name_tr: str
-    threshold: int
-    edicts: tuple[str, str]
-
-
-@dataclass(frozen=True)
-class SoloTitle:
-    min_rating: int
-    name_en: str
-    name_tr: str
-
-
-def _opt(cells: list[list[int]], coin: bool = False) -> ShapeOption:
-    shape = normalise((r, c) for r, c in cells)
-    return ShapeOption(shape, coin, is_orthogonally_connected(shape))
+_opt = opt
 
 
 EXPLORE_CARDS: tuple[ExploreCard, ...] = (
@@ -224,6 +169,7 @@ MAPS: dict[str, MapSide] = {
         ruins=((1, 6), (2, 2), (4, 6), (6, 1), (7, 8), (9, 3)),
         wastelands=((3, 5), (4, 4), (4, 5), (5, 4), (5, 5), (5, 6), (6, 5)),
     ),
+    **heroes_data.MAPS,  # sides C and D
 }
 
 SEASONS: tuple[Season, ...] = (
@@ -245,15 +191,40 @@ SOLO_TITLES: tuple[SoloTitle, ...] = (
     SoloTitle(-30, "Oblivious Inkdrinker", "Dalgın Mürekkep Yutucu"),
 )
 
-EXPLORE_BY_ID: dict[str, ExploreCard] = {c.id: c for c in EXPLORE_CARDS}
-AMBUSH_BY_ID: dict[str, AmbushCard] = {c.id: c for c in AMBUSH_CARDS}
-SCORING_BY_ID: dict[str, ScoringCardInfo] = {c.id: c for c in SCORING_CARDS}
+# The two boxes. `EXPLORE_CARDS`, `AMBUSH_CARDS`, `SCORING_CARDS` and `SEASONS` above are the base game's;
+# the lookups below cover every set, so a table may mix components freely.
+CARD_SETS: dict[str, CardSet] = {
+    BASE: CardSet(BASE, "Cartographers", "Cartographers", EXPLORE_CARDS, AMBUSH_CARDS, (), SCORING_CARDS, SEASONS,
+                  ("A", "B")),
+    HEROES: CardSet(HEROES, "Cartographers Heroes", "Cartographers Heroes (Kahramanlar)", heroes_data.EXPLORE_CARDS,
+                    heroes_data.AMBUSH_CARDS, heroes_data.HERO_CARDS, heroes_data.SCORING_CARDS, heroes_data.SEASONS,
+                    ("C", "D"), names_tr_ours=True, doubts=heroes_data.DOUBTS),
+}
+ALL_SCORING_CARDS: tuple[ScoringCardInfo, ...] = tuple(c for s in CARD_SETS.values() for c in s.scoring)
+
+EXPLORE_BY_ID: dict[str, ExploreCard] = {c.id: c for s in CARD_SETS.values() for c in s.explore}
+AMBUSH_BY_ID: dict[str, AmbushCard] = {c.id: c for s in CARD_SETS.values() for c in s.ambushes}
+HERO_BY_ID: dict[str, HeroCard] = {c.id: c for s in CARD_SETS.values() for c in s.heroes}
+SCORING_BY_ID: dict[str, ScoringCardInfo] = {c.id: c for c in ALL_SCORING_CARDS}
+HERO_PREFIX = "hero-"
 
 
-def card_by_id(card_id: str) -> ExploreCard | AmbushCard:
-    """Explore cards and ambush cards share the deck; ambush ids are prefixed 'ambush-'."""
+def seasons_differ_from_base(card_set: CardSet) -> bool:
+    """True when a set's season times differ from the base game's (Heroes: Summer 7), so sheets print them."""
+    return [s.threshold for s in card_set.seasons] != [s.threshold for s in CARD_SETS[BASE].seasons]
+
+
+def card_set_of_side(side: str) -> CardSet:
+    """The box a printed side comes from (its scoring cards are the default for `mapsmith score`)."""
+    return CARD_SETS[MAPS[side].card_set]
+
+
+def card_by_id(card_id: str) -> ExploreCard | AmbushCard | HeroCard:
+    """Explore, ambush and hero cards share the deck; ambush ids are prefixed 'ambush-', heroes 'hero-'."""
     if card_id.startswith("ambush-"):
         return AMBUSH_BY_ID[card_id.removeprefix("ambush-")]
+    if card_id.startswith(HERO_PREFIX):
+        return HERO_BY_ID[card_id.removeprefix(HERO_PREFIX)]
     return EXPLORE_BY_ID[card_id]
 
 
@@ -277,21 +248,11 @@ def _on_map(cell: Cell) -> bool:
     return 0 <= cell[0] < GRID_SIZE and 0 <= cell[1] < GRID_SIZE
 
 
-def validate() -> None:
-    """Check the invariants the rules rely on; raise DataError listing every problem."""
-    problems: list[str] = []
-    if len(EXPLORE_CARDS) != 13:
-        problems.append(f"expected 13 explore cards, got {len(EXPLORE_CARDS)}")
-    if sum(c.time for c in EXPLORE_CARDS) != 16:
-        problems.append("explore deck time must total 16")
-    if sum(1 for c in EXPLORE_CARDS if c.kind == "ruins") != 2:
-        problems.append("expected 2 ruins cards")
-    if len({c.id for c in EXPLORE_CARDS}) != len(EXPLORE_CARDS):
+def _check_explore(cards: tuple[ExploreCard, ...], problems: list[str], *, king_connected: bool = True) -> None:
+    """Shapes, terrains and times; Heroes prints shapes with gaps, so there connectivity is not required."""
+    if len({c.id for c in cards}) != len(cards):
         problems.append("duplicate explore ids")
-    coin_cards = [c.id for c in EXPLORE_CARDS if any(o.coin for o in c.options)]
-    if coin_cards != ["07", "08", "09", "10"]:
-        problems.append(f"coin options expected on cards 07-10, found {coin_cards}")
-    for card in EXPLORE_CARDS:
+    for card in cards:
         if card.kind == "ruins":
             if card.options or card.terrains or card.time:
                 problems.append(f"ruins card {card.id} must have no options, terrains or time")
@@ -303,37 +264,73 @@ def validate() -> None:
         for t in card.terrains:
             if t not in DRAWABLE:
                 problems.append(f"card {card.id}: {t} is not drawable")
-        for opt in card.options:
-            if not is_king_connected(opt.cells):
-                problems.append(f"card {card.id}: shape {opt.cells} is not connected")
-            if opt.cells != normalise(opt.cells):
+        for o in card.options:
+            if king_connected and not is_king_connected(o.cells):
+                problems.append(f"card {card.id}: shape {o.cells} is not connected")
+            if o.cells != normalise(o.cells):
                 problems.append(f"card {card.id}: shape not normalised")
-            if opt.coin and opt is not card.options[0]:
+            if o.coin and o is not card.options[0]:
                 problems.append(f"card {card.id}: only the first option may carry a coin")
         if card.time not in (0, 1, 2):
             problems.append(f"card {card.id}: time {card.time} out of range")
-    for amb in AMBUSH_CARDS:
-        if not 3 <= len(amb.shape) <= 5 or amb.shape != normalise(amb.shape):
-            problems.append(f"ambush {amb.id}: shape must be 3-5 normalised cells")
+
+
+def _check_ambushes(cards: tuple[AmbushCard, ...], sizes: range, problems: list[str]) -> None:
+    for amb in cards:
+        if len(amb.shape) not in sizes or amb.shape != normalise(amb.shape):
+            problems.append(f"ambush {amb.id}: shape must be {sizes.start}-{sizes.stop - 1} normalised cells")
         if amb.direction not in ("clockwise", "counterclockwise"):
             problems.append(f"ambush {amb.id}: bad direction")
         if amb.solo_corner not in ("top_left", "top_right", "bottom_left", "bottom_right"):
             problems.append(f"ambush {amb.id}: bad corner")
-    if len({a.solo_corner for a in AMBUSH_CARDS}) != 4:
+        if amb.effect not in AMBUSH_EFFECTS:
+            problems.append(f"ambush {amb.id}: unknown effect {amb.effect!r}")
+    if len({a.solo_corner for a in cards}) != len(cards):
         problems.append("each ambush card should start in a different corner")
+
+
+def _check_scoring(cards: tuple[ScoringCardInfo, ...], problems: list[str]) -> None:
     for cat in CATEGORIES:
-        n = sum(1 for c in SCORING_CARDS if c.category == cat)
+        n = sum(1 for c in cards if c.category == cat)
         if n != 4:
             problems.append(f"category {cat} has {n} scoring cards, expected 4")
-    if len(SCORING_BY_ID) != 16:
+
+
+def _check_side(side: MapSide, problems: list[str]) -> None:
+    cells = [*side.mountains, *side.ruins, *side.wastelands, *(c for c, _ in side.predrawn)]
+    if len(set(cells)) != len(cells):
+        problems.append(f"map {side.side}: overlapping features")
+    for cell in cells:
+        if not _on_map(cell):
+            problems.append(f"map {side.side}: {cell} is off the map")
+    for _, t in side.predrawn:
+        if t not in (*DRAWABLE, Terrain.HERO, Terrain.DESTROYED):
+            problems.append(f"map {side.side}: {t.value} cannot be pre-drawn")
+
+
+AMBUSH_EFFECTS = ("", "coins_when_sealed", "spread_after_scoring", "destroy_after_scoring", "destroy_when_drawn")
+
+
+def validate() -> None:
+    """Check the invariants the rules rely on; raise DataError listing every problem."""
+    problems: list[str] = []
+    if len(EXPLORE_CARDS) != 13:
+        problems.append(f"expected 13 explore cards, got {len(EXPLORE_CARDS)}")
+    if sum(c.time for c in EXPLORE_CARDS) != 16:
+        problems.append("explore deck time must total 16")
+    if sum(1 for c in EXPLORE_CARDS if c.kind == "ruins") != 2:
+        problems.append("expected 2 ruins cards")
+    coin_cards = [c.id for c in EXPLORE_CARDS if any(o.coin for o in c.options)]
+    if coin_cards != ["07", "08", "09", "10"]:
+        problems.append(f"coin options expected on cards 07-10, found {coin_cards}")
+    _check_explore(EXPLORE_CARDS, problems)
+    _check_ambushes(AMBUSH_CARDS, range(3, 6), problems)
+    _check_scoring(SCORING_CARDS, problems)
+    if len({c.id for c in SCORING_CARDS}) != 16:
         problems.append("expected 16 distinct scoring card ids")
+    _validate_heroes(problems)
     for side in MAPS.values():
-        cells = [*side.mountains, *side.ruins, *side.wastelands]
-        if len(set(cells)) != len(cells):
-            problems.append(f"map {side.side}: overlapping features")
-        for cell in cells:
-            if not _on_map(cell):
-                problems.append(f"map {side.side}: {cell} is off the map")
+        _check_side(side, problems)
         if len(side.mountains) != 5 or len(side.ruins) != 6:
             problems.append(f"map {side.side}: expected 5 mountains and 6 ruins")
         for r, c in side.mountains:
@@ -351,6 +348,33 @@ def validate() -> None:
         problems.append("solo titles must be sorted by threshold")
     if problems:
         raise DataError(problems)
+
+
+def _validate_heroes(problems: list[str]) -> None:
+    """Cartographers Heroes: 11 explore cards worth 16 time and no ruins cards, 4 heroes, 4 ambushes, 16 cards."""
+    h = heroes_data
+    if len(h.EXPLORE_CARDS) != 11 or sum(c.time for c in h.EXPLORE_CARDS) != 16:
+        problems.append("Heroes: expected 11 explore cards worth 16 time")
+    if any(c.kind == "ruins" for c in h.EXPLORE_CARDS):
+        problems.append("Heroes has no ruins cards")
+    if [c.id for c in h.EXPLORE_CARDS if any(o.coin for o in c.options)] != ["h01", "h02", "h03", "h04"]:
+        problems.append("Heroes: coins expected on the four time-1 cards")
+    _check_explore(h.EXPLORE_CARDS, problems, king_connected=False)
+    _check_ambushes(h.AMBUSH_CARDS, range(1, 6), problems)
+    _check_scoring(h.SCORING_CARDS, problems)
+    if len(h.HERO_CARDS) != 4 or any(not 3 <= len(set(x.hits)) == len(x.hits) <= 4 or (0, 0) in x.hits
+                                     for x in h.HERO_CARDS):
+        problems.append("Heroes: 4 heroes, each hitting 3-4 distinct spaces other than its own")
+    if [s.threshold for s in h.SEASONS] != [8, 7, 7, 6] or [s.edicts for s in h.SEASONS] != [
+            s.edicts for s in SEASONS]:
+        problems.append("Heroes seasons must be 8/7/7/6 with the base edict pairs")
+    ids = [c.id for c in ALL_SCORING_CARDS]
+    if len(set(ids)) != len(ids):
+        problems.append("scoring card ids must be unique across sets")
+    for cs in CARD_SETS.values():
+        for item in (*cs.explore, *cs.ambushes, *cs.heroes, *cs.scoring, *(MAPS[x] for x in cs.sides)):
+            if item.card_set != cs.id:
+                problems.append(f"{item.name_en} is listed in set {cs.id} but says {item.card_set}")
 
 
 validate()

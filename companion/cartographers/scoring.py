@@ -1,4 +1,4 @@
-"""Scoring: the 16 scoring cards, coins and the monster penalty.
+"""Scoring: the 16 base and 16 Heroes scoring cards, coins and the monster penalty.
 
 Every scorer returns the points together with the cells (and groups: clusters,
 rows, lines, squares) that earned them, because players only trust a score they
@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from .board import ALL_CELLS, EDGE_INDICES, NEIGHBOUR_INDICES, Board, N, surrounded_mountains
-from .data import MAPS, SCORING_BY_ID, SCORING_CARDS
+from .data import MAPS, SCORING_BY_ID, SCORING_CARDS, card_set_of_side
 from .shapes import Cell
+from .sides import side_layout
 from .terrain import Terrain
 
 FOREST, VILLAGE, FARM, WATER, MONSTER, MOUNTAIN, EMPTY = (
@@ -163,8 +165,17 @@ NEXT_TO_RUINS: dict[str, frozenset[int]] = {
 }
 
 
+@cache
+def _ruins_of(side: str) -> tuple[frozenset[int], frozenset[int]]:
+    """Ruins and their neighbours of any side (a table's own side is decoded from its id)."""
+    if side in RUINS:
+        return RUINS[side], NEXT_TO_RUINS[side]
+    ruins = frozenset(r * N + c for r, c in side_layout(side).ruins)
+    return ruins, frozenset(n for i in ruins for n in NB[i])
+
+
 def golden_granary(board: Board) -> CardScore:
-    ruins, next_to_ruins = RUINS[board.side], NEXT_TO_RUINS[board.side]
+    ruins, next_to_ruins = _ruins_of(board.side)
     water = [i for i in board.indices_by_terrain[WATER] if i in next_to_ruins]
     farm = [i for i in board.indices_by_terrain[FARM] if i in ruins]
     return _score("golden_granary", len(water) + 3 * len(farm), water + farm)
@@ -267,6 +278,171 @@ def cauldrons(board: Board) -> CardScore:
     return _score("cauldrons", len(cells), cells)
 
 
+# -- Cartographers Heroes ---------------------------------------------------------
+# Rulings (reference clarifications): runs and clusters are orthogonal; "empty" includes unfilled ruins and
+# excludes destroyed spaces (filled, no terrain); counts are of distinct spaces; each mountain scores once.
+
+HERO = Terrain.HERO
+
+
+def faunlost_thicket(board: Board) -> CardScore:
+    """Longest vertical run of forest anywhere (any non-forest breaks it); the first longest one is shown."""
+    flat = board.flat
+    best: list[int] = []
+    for col in COLUMNS:
+        run: list[int] = []
+        for i in col:
+            if flat[i] is FOREST:
+                run.append(i)
+                if len(run) > len(best):
+                    best = list(run)
+            else:
+                run = []
+    return _score("faunlost_thicket", 2 * len(best), best, [best] if best else [])
+
+
+def deepwood(board: Board) -> CardScore:
+    near_village = _near(board, VILLAGE)
+    big = [g for g in _cluster_indices(board, FOREST) if len(g) >= 5 and not any(i in near_village for i in g)]
+    return _score("deepwood", 6 * len(big), (i for g in big for i in g), big)
+
+
+def heart_of_the_forest(board: Board) -> CardScore:
+    flat = board.flat
+    cells = [i for i in board.indices_by_terrain[FOREST] if all(flat[n] is FOREST for n in NB[i])]
+    return _score("heart_of_the_forest", 2 * len(cells), cells)
+
+
+def sleepy_valley(board: Board) -> CardScore:
+    flat = board.flat
+    rows = [row for row in ROWS if sum(1 for i in row if flat[i] is FOREST) >= 3]
+    cells = [i for row in rows for i in row if flat[i] is FOREST]
+    return _score("sleepy_valley", 4 * len(rows), cells, rows)
+
+
+def craylund(board: Board) -> CardScore:
+    flat = board.flat
+    scoring = [g for g in _cluster_indices(board, FARM)
+               if len({n for i in g for n in NB[i] if flat[n] is WATER}) >= 3]
+    return _score("craylund", 7 * len(scoring), (i for g in scoring for i in g), scoring)
+
+
+def ulems_wallow(board: Board) -> CardScore:
+    flat = board.flat
+    cells = [i for i in board.indices_by_terrain[WATER] if sum(1 for n in NB[i] if flat[n] is FARM) >= 2]
+    return _score("ulems_wallow", 4 * len(cells), cells)
+
+
+def clawsgrave_peaks(board: Board) -> CardScore:
+    """Mountains touching a water cluster that also touches a farm; a mountain counts once however linked."""
+    flat = board.flat
+    mountains: set[int] = set()
+    linking: list[list[int]] = []
+    for group in _cluster_indices(board, WATER):
+        around = {n for i in group for n in NB[i]}
+        touched = {n for n in around if flat[n] is MOUNTAIN}
+        if touched and any(flat[n] is FARM for n in around):
+            mountains |= touched
+            linking.append(group)
+    cells = mountains.union(*linking) if linking else set()
+    return _score("clawsgrave_peaks", 5 * len(mountains), cells, linking)
+
+
+def jorekburg(board: Board) -> CardScore:
+    flat = board.flat
+    cols = []
+    for col in COLUMNS:
+        farm = sum(1 for i in col if flat[i] is FARM)
+        if farm >= 1 and farm == sum(1 for i in col if flat[i] is WATER):
+            cols.append(col)
+    cells = [i for col in cols for i in col if flat[i] in (FARM, WATER)]
+    return _score("jorekburg", 4 * len(cols), cells, cols)
+
+
+def _has_line_of_four(group: list[int]) -> bool:
+    cells = set(group)
+    for i in group:
+        r, c = divmod(i, N)
+        if c + 3 < N and all(i + k in cells for k in (1, 2, 3)):
+            return True
+        if r + 3 < N and all(i + k * N in cells for k in (1, 2, 3)):
+            return True
+    return False
+
+
+def traylo_monastery(board: Board) -> CardScore:
+    scoring = [g for g in _cluster_indices(board, VILLAGE) if _has_line_of_four(g)]
+    return _score("traylo_monastery", 7 * len(scoring), (i for g in scoring for i in g), scoring)
+
+
+def outer_enclave(board: Board) -> CardScore:
+    """The village cluster with most distinct empty neighbours (ties: the first in reading order)."""
+    flat = board.flat
+    best: tuple[int, list[int], list[int]] = (0, [], [])
+    for group in _cluster_indices(board, VILLAGE):
+        empty = sorted({n for i in group for n in NB[i] if flat[n] is EMPTY})
+        if len(empty) > best[0]:
+            best = (len(empty), group, empty)
+    points, group, empty = best
+    return _score("outer_enclave", points, empty, [group] if group else [])
+
+
+def _has_square(group: list[int]) -> bool:
+    cells = set(group)
+    return any(i % N + 1 < N and {i + 1, i + N, i + N + 1} <= cells for i in group)
+
+
+def gnomish_colony(board: Board) -> CardScore:
+    scoring = [g for g in _cluster_indices(board, VILLAGE) if _has_square(g)]
+    return _score("gnomish_colony", 6 * len(scoring), (i for g in scoring for i in g), scoring)
+
+
+def caravansary(board: Board) -> CardScore:
+    best: tuple[int, list[int]] = (0, [])
+    for group in _cluster_indices(board, VILLAGE):
+        points = len({i // N for i in group}) + len({i % N for i in group})
+        if points > best[0]:
+            best = (points, group)
+    points, group = best
+    return _score("caravansary", points, group, [group] if group else [])
+
+
+def _full_lines(board: Board) -> list[range]:
+    empty = board.indices_by_terrain[EMPTY]
+    open_rows = {i // N for i in empty}
+    open_cols = {i % N for i in empty}
+    return [ROWS[r] for r in range(N) if r not in open_rows] + [COLUMNS[c] for c in range(N) if c not in open_cols]
+
+
+def dwarvenholds(board: Board) -> CardScore:
+    flat = board.flat
+    lines = [line for line in _full_lines(board) if any(flat[i] is MOUNTAIN for i in line)]
+    return _score("dwarvenholds", 7 * len(lines), (i for g in lines for i in g), lines)
+
+
+SILO_COLUMNS = frozenset(COLUMNS[c] for c in range(0, N, 2))  # 1st, 3rd, ... 11th column from the left
+
+
+def silos(board: Board) -> CardScore:
+    lines = [line for line in _full_lines(board) if line in SILO_COLUMNS]
+    return _score("silos", 10 * len(lines), (i for g in lines for i in g), lines)
+
+
+# Banded Hills counts terrain types; the hero is counted as one (see the "banded_hills_hero" doubt).
+BANDED_TYPES = frozenset({FOREST, VILLAGE, FARM, WATER, MONSTER, MOUNTAIN, HERO})
+
+
+def banded_hills(board: Board) -> CardScore:
+    flat = board.flat
+    rows = [row for row in ROWS if len({flat[i] for i in row} & BANDED_TYPES) >= 5]
+    return _score("banded_hills", 4 * len(rows), (i for g in rows for i in g), rows)
+
+
+def starlit_sigil(board: Board) -> CardScore:
+    groups = [g for g in _cluster_indices(board, EMPTY) if len(g) == 3]
+    return _score("starlit_sigil", 4 * len(groups), (i for g in groups for i in g), groups)
+
+
 SCORERS: dict[str, Callable[[Board], CardScore]] = {
     "sentinel_wood": sentinel_wood,
     "greenbough": greenbough,
@@ -284,6 +460,22 @@ SCORERS: dict[str, Callable[[Board], CardScore]] = {
     "lost_barony": lost_barony,
     "broken_road": broken_road,
     "cauldrons": cauldrons,
+    "faunlost_thicket": faunlost_thicket,
+    "deepwood": deepwood,
+    "heart_of_the_forest": heart_of_the_forest,
+    "sleepy_valley": sleepy_valley,
+    "craylund": craylund,
+    "ulems_wallow": ulems_wallow,
+    "clawsgrave_peaks": clawsgrave_peaks,
+    "jorekburg": jorekburg,
+    "traylo_monastery": traylo_monastery,
+    "outer_enclave": outer_enclave,
+    "gnomish_colony": gnomish_colony,
+    "caravansary": caravansary,
+    "dwarvenholds": dwarvenholds,
+    "silos": silos,
+    "banded_hills": banded_hills,
+    "starlit_sigil": starlit_sigil,
 }
 assert set(SCORERS) == set(SCORING_BY_ID), "every scoring card needs a scorer"
 
@@ -362,10 +554,14 @@ class MapScore:
         }
 
 
-def parse_card_ids(text: str | None) -> list[str]:
-    """Comma-separated scoring card ids; empty means all 16. ValueError names the first unknown id."""
+def parse_card_ids(text: str | None, side: str | None = None) -> list[str]:
+    """Comma-separated scoring card ids; empty means the 16 of the side's set (base without a side).
+
+    ValueError names the first unknown id.
+    """
     if not text or not text.strip():
-        return [c.id for c in SCORING_CARDS]
+        cards = card_set_of_side(side).scoring if side in MAPS else SCORING_CARDS
+        return [c.id for c in cards]
     ids = [c.strip() for c in text.split(",") if c.strip()]
     unknown = [c for c in ids if c not in SCORING_BY_ID]
     if unknown or not ids:

@@ -17,7 +17,18 @@ Events (JSON objects):
 - `{"type": "map", "player": i, "grid": ...}` — the player's current map (from a
   photo or the grid editor); in solo it places ambush monsters exactly.
 - `{"type": "next_season"}` — after a season's scoring: reshuffle and go on, or
-  end the game after winter.
+  end the game after winter. Lasting ambush effects that act "after scoring"
+  (Zombie Plague spreads, Giant Troll Ravage destroys) happen here.
+- Cartographers Heroes (`Setup.deck == "heroes"`, or any deck holding heroes):
+  `{"type": "hero", "player": i, "cell": [r, c], "orientation": k}` — the player drew
+  the revealed hero's 1×1 at `cell` (pattern turned by `k`, 0-7); its hits are marked
+  for good and destroy monsters under them, now and later.
+  `{"type": "monster", "player": i, "ambush": id, "cells": [[r, c], …]}` — where an
+  ambush monster was drawn on player i's map (solo knows it already), so its lasting
+  effect can be followed. `{"type": "destroy", "player": i, "cell": [r, c]}` — resolve
+  a pending Gorgon/Troll choice on player i's map.
+- Skills: `{"type": "spend", "player": i, "coins": n, "skill": name}` — coins spent on
+  a skill are crossed off the coin track and no longer score.
 Illegal events raise `GameError` (a ValueError with a stable `code`) and leave
 the game as it was.
 """
@@ -30,25 +41,36 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Board, BoardError
+from .cards import BASE
 from .data import (
     AMBUSH_BY_ID,
-    AMBUSH_CARDS,
+    CARD_SETS,
     CATEGORIES,
     COIN_TRACK_LENGTH,
     EDICTS,
     EXPLORE_BY_ID,
-    EXPLORE_CARDS,
+    HERO_BY_ID,
+    HERO_PREFIX,
+    MAPS,
     SCORING_BY_ID,
-    SCORING_CARDS,
-    SEASONS,
     card_by_id,
 )
+from .heroes import (
+    alive,
+    apply_hits,
+    destroy_candidates,
+    hero_hits,
+    sealed_or_destroyed,
+    zombie_spread,
+)
 from .scoring import score_season
+from .sides import SideError, normalise_side, side_layout
 from .solo import solo_ambush, solo_rating, threshold_sum
 from .terrain import Terrain
 
 MAX_PLAYERS = 100
 AMBUSH_PREFIX = "ambush-"
+MAX_SKILLS = 3  # the Skills packs: three skills in play per game
 
 
 class GameError(ValueError):
@@ -66,14 +88,25 @@ class Setup:
     side: str = "A"
     players: tuple[str, ...] = ("Player 1",)
     scoring: tuple[str, str, str, str] | None = None  # card ids under edicts A-D; None = drawn from the seed
+    deck: str = BASE  # whose explore deck, ambushes, heroes and seasons: "base" or "heroes"
+    skills: tuple[str, ...] = ()  # names of the skills in play, as the table typed them (no texts invented)
 
     def __post_init__(self) -> None:
         if not isinstance(self.seed, int) or isinstance(self.seed, bool):
             raise GameError("bad_setup", "the seed must be an integer")
-        side = str(self.side).upper()
-        if side not in ("A", "B"):
-            raise GameError("bad_setup", "the map side must be A or B")
+        side = normalise_side(self.side)
+        try:
+            side_layout(side)
+        except SideError as exc:
+            raise GameError("bad_setup", f"the map side must be one of {', '.join(MAPS)} or a table's own side: "
+                                         f"{exc}") from None
         object.__setattr__(self, "side", side)
+        if self.deck not in CARD_SETS:
+            raise GameError("bad_setup", f"the explore deck must be one of {', '.join(CARD_SETS)}")
+        skills = tuple(str(x).strip() for x in self.skills)
+        if len(skills) > MAX_SKILLS or any(not x or len(x) > 60 for x in skills):
+            raise GameError("bad_setup", f"name up to {MAX_SKILLS} skills (1-60 characters each)")
+        object.__setattr__(self, "skills", skills)
         players = tuple(str(p).strip() for p in self.players)
         if not 1 <= len(players) <= MAX_PLAYERS or any(not p for p in players):
             raise GameError("bad_setup", "give between 1 and 100 player names")
@@ -91,8 +124,11 @@ class Setup:
         return len(self.players) == 1
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seed": self.seed, "side": self.side, "players": list(self.players),
-                "scoring": list(self.scoring) if self.scoring else None}
+        out = {"seed": self.seed, "side": self.side, "players": list(self.players),
+               "scoring": list(self.scoring) if self.scoring else None}
+        if self.deck != BASE or self.skills:  # base games keep their stored form
+            out.update(deck=self.deck, skills=list(self.skills))
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Setup:
@@ -104,17 +140,29 @@ class Setup:
             side=d.get("side", "A"),
             players=tuple(d.get("players") or ("Player 1",)),
             scoring=tuple(scoring) if scoring else None,  # type: ignore[arg-type]
+            deck=d.get("deck", BASE),
+            skills=tuple(d.get("skills") or ()),
         )
+
+    @property
+    def card_set(self):
+        """The set whose explore deck, ambushes, heroes and seasons this table plays."""
+        return CARD_SETS[self.deck]
+
+    @property
+    def seasons(self):
+        return CARD_SETS[self.deck].seasons
 
 
 def _rng(seed: int, label: str) -> random.Random:
     return random.Random(f"mapsmith/{seed}/{label}")
 
 
-def draw_scoring_cards(seed: int) -> tuple[str, str, str, str]:
-    """One card per category, assigned to edicts A-D at random (the rulebook's setup)."""
+def draw_scoring_cards(seed: int, deck: str = BASE) -> tuple[str, str, str, str]:
+    """One card per category (from the deck's set), assigned to edicts A-D at random (the rulebook's setup)."""
     rng = _rng(seed, "scoring")
-    picks = [rng.choice([c.id for c in SCORING_CARDS if c.category == cat]) for cat in CATEGORIES]
+    cards = CARD_SETS[deck].scoring
+    picks = [rng.choice([c.id for c in cards if c.category == cat]) for cat in CATEGORIES]
     rng.shuffle(picks)
     return tuple(picks)  # type: ignore[return-value]
 
@@ -135,20 +183,37 @@ class _State:
     maps: dict[int, Board] = field(default_factory=dict)
     scores: list[list[dict[str, Any] | None]] = field(default_factory=list)
     shuffles: int = 0
+    # Cartographers Heroes
+    hero_deck: list[str] = field(default_factory=list)
+    removed_heroes: list[str] = field(default_factory=list)
+    hits: dict[int, frozenset] = field(default_factory=dict)  # lasting hit marks per player
+    heroes_placed: dict[int, list[str]] = field(default_factory=dict)  # hero ids each player has drawn
+    monsters: dict[int, dict[str, tuple]] = field(default_factory=dict)  # ambush id -> its cells, per player
+    pending: list[dict[str, Any]] = field(default_factory=list)  # Gorgon/Troll choices still to make
+    notices: list[dict[str, Any]] = field(default_factory=list)  # lasting effects that happened (newest last)
+    dragon_paid: list[tuple[int, str]] = field(default_factory=list)
+    # Skills: coins crossed off per player (they no longer score)
+    spent: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
 
 
 def _initial_state(setup: Setup) -> _State:
-    scoring = setup.scoring or draw_scoring_cards(setup.seed)
-    ambush_deck = [a.id for a in AMBUSH_CARDS]
+    cs = setup.card_set
+    scoring = setup.scoring or draw_scoring_cards(setup.seed, setup.deck)
+    ambush_deck = [a.id for a in cs.ambushes]
     _rng(setup.seed, "ambush").shuffle(ambush_deck)
-    deck = [c.id for c in EXPLORE_CARDS] + [AMBUSH_PREFIX + ambush_deck.pop(0)]
+    hero_deck = [h.id for h in cs.heroes]
+    _rng(setup.seed, "heroes").shuffle(hero_deck)
+    deck = [c.id for c in cs.explore] + [AMBUSH_PREFIX + ambush_deck.pop(0)]
+    if hero_deck:  # Heroes: one hero and one ambush are shuffled in each season
+        deck.append(HERO_PREFIX + hero_deck.pop(0))
     _rng(setup.seed, "deck/0").shuffle(deck)
     return _State(
         scoring=tuple(scoring),
         deck=deck,
         ambush_deck=ambush_deck,
-        scores=[[None] * len(SEASONS) for _ in setup.players],
+        scores=[[None] * len(cs.seasons) for _ in setup.players],
         shuffles=1,
+        hero_deck=hero_deck,
     )
 
 
@@ -183,6 +248,9 @@ class Game:
         state.removed_ambushes = list(state.removed_ambushes)
         state.maps = dict(state.maps)
         state.scores = [list(row) for row in state.scores]
+        for name in ("hero_deck", "removed_heroes", "hits", "heroes_placed", "monsters", "pending", "notices",
+                     "dragon_paid", "spent"):
+            setattr(state, name, copy.deepcopy(getattr(state, name)))
         stored = handler(self.setup, state, dict(event))
         return Game(self.setup, (*self.events, stored), state)
 
@@ -224,8 +292,27 @@ class Game:
     def known_map(self, player: int) -> Board | None:
         return self._state.maps.get(player)
 
+    @property
+    def removed_heroes(self) -> list[str]:
+        return list(self._state.removed_heroes)
+
+    def hits(self, player: int) -> frozenset:
+        """The player's lasting hit marks (Heroes)."""
+        return self._state.hits.get(player, frozenset())
+
+    @property
+    def pending(self) -> list[dict[str, Any]]:
+        return copy.deepcopy(self._state.pending)
+
+    @property
+    def notices(self) -> list[dict[str, Any]]:
+        return copy.deepcopy(self._state.notices)
+
+    def spent_coins(self, player: int) -> int:
+        return sum(x["coins"] for x in self._state.spent.get(player, []))
+
     def edicts_for(self, season: int) -> tuple[str, str]:
-        letters = SEASONS[season].edicts
+        letters = self.setup.seasons[season].edicts
         return tuple(self._state.scoring[EDICTS.index(x)] for x in letters)  # type: ignore[return-value]
 
     def season_scores(self, player: int) -> list[dict[str, Any] | None]:
@@ -276,8 +363,19 @@ class Game:
     def to_dict(self) -> dict[str, Any]:
         """The JSON view every phone renders."""
         st = self._state
-        season = SEASONS[st.season]
+        season = self.setup.seasons[st.season]
+        cs = self.setup.card_set
         return {
+            "deck_set": {"id": cs.id, "name_en": cs.name_en, "name_tr": cs.name_tr,
+                         "names_tr_ours": cs.names_tr_ours, "has_heroes": bool(cs.heroes),
+                         "doubts": [{"id": d.id, "text_en": d.text_en, "text_tr": d.text_tr} for d in cs.doubts]},
+            "skills": list(self.setup.skills),
+            "hits": {str(p): sorted([list(c) for c in cells]) for p, cells in st.hits.items()},
+            "heroes_placed": copy.deepcopy(st.heroes_placed),
+            "pending": copy.deepcopy(st.pending),
+            "notices": copy.deepcopy(st.notices),
+            "spent": {str(p): copy.deepcopy(v) for p, v in st.spent.items()},
+            "removed_heroes": list(st.removed_heroes),
             "setup": self.setup.to_dict(),
             "solo": self.setup.solo,
             "players": list(self.setup.players),
@@ -343,28 +441,38 @@ def _reveal(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
             raise GameError("deck_empty", "the explore deck is empty")
         cid = st.deck.pop(0)
         cards.append(cid)
-        if cid.startswith(AMBUSH_PREFIX) or EXPLORE_BY_ID[cid].kind != "ruins":
+        if not _is_explore(cid) or EXPLORE_BY_ID[cid].kind != "ruins":
             break
     last = cards[-1]
     ruins_required = st.ruins_pending or any(
-        not c.startswith(AMBUSH_PREFIX) and EXPLORE_BY_ID[c].kind == "ruins" for c in cards
+        _is_explore(c) and EXPLORE_BY_ID[c].kind == "ruins" for c in cards
     )
     turn: dict[str, Any] = {"cards": cards, "ruins_required": False, "time": 0}
-    if last.startswith(AMBUSH_PREFIX):
+    if last.startswith(HERO_PREFIX):
+        st.ruins_pending = ruins_required  # like an ambush, a hero does not use up a pending Ruins card
+        st.removed_heroes.append(last.removeprefix(HERO_PREFIX))
+    elif last.startswith(AMBUSH_PREFIX):
         st.ruins_pending = ruins_required  # the requirement waits for the next explore card
         ambush = AMBUSH_BY_ID[last.removeprefix(AMBUSH_PREFIX)]
         st.removed_ambushes.append(ambush.id)
         if setup.solo:
             turn["solo"] = _solo_resolution(st, ambush.id)
+        if ambush.effect == "destroy_when_drawn":
+            for p in range(len(setup.players)):
+                _add_pending(st, p, ambush.id)
     else:
         turn["ruins_required"] = ruins_required
         st.ruins_pending = False
         turn["time"] = EXPLORE_BY_ID[last].time
     st.turns.append(turn)
     st.time += turn["time"]
-    if st.time >= SEASONS[st.season].threshold:
+    if st.time >= setup.seasons[st.season].threshold:
         st.phase = "season_end"
     return event
+
+
+def _is_explore(cid: str) -> bool:
+    return not (cid.startswith(AMBUSH_PREFIX) or cid.startswith(HERO_PREFIX))
 
 
 def _solo_resolution(st: _State, ambush_id: str) -> dict[str, Any] | None:
@@ -375,15 +483,180 @@ def _solo_resolution(st: _State, ambush_id: str) -> dict[str, Any] | None:
     cells = solo_ambush(board, AMBUSH_BY_ID[ambush_id])
     if cells is None:
         return {"cells": [], "ignored": True}
-    st.maps[0] = board.draw(cells, Terrain.MONSTER)
+    _set_map(st, 0, board.draw(cells, Terrain.MONSTER))
+    st.monsters.setdefault(0, {})[ambush_id] = tuple(cells)
+    _check_dragons(st, 0)
     return {"cells": [list(c) for c in cells], "ignored": False}
+
+
+# -- Heroes: lasting hits, monsters followed on known maps, pending choices ---------------
+
+def _set_map(st: _State, player: int, board: Board) -> None:
+    """Every new map of a player passes under their lasting hit marks: monsters there are destroyed."""
+    st.maps[player] = apply_hits(board, st.hits.get(player, ()))
+
+
+def _add_pending(st: _State, player: int, ambush_id: str) -> None:
+    """Ask for a Gorgon/Troll choice on a map (replacing an unanswered one from an earlier season)."""
+    st.pending = [p for p in st.pending if not (p["player"] == player and p["ambush"] == ambush_id)]
+    card = AMBUSH_BY_ID[ambush_id]
+    item: dict[str, Any] = {"player": player, "ambush": ambush_id, "effect": card.effect, "chooser": card.chooser,
+                            "candidates": None}
+    board, cells = st.maps.get(player), st.monsters.get(player, {}).get(ambush_id)
+    if board is not None and cells is not None:
+        if not alive(board, cells):
+            return  # every space of the monster is destroyed: its effect has stopped
+        item["candidates"] = [list(c) for c in destroy_candidates(board, card, cells)]
+        if not item["candidates"]:
+            return
+    st.pending.append(item)
+
+
+def _check_dragons(st: _State, player: int) -> None:
+    """Dragon Inferno: 3 coins, once, when every Dragon space is surrounded or destroyed (map known)."""
+    board = st.maps.get(player)
+    if board is None:
+        return
+    for ambush_id, cells in st.monsters.get(player, {}).items():
+        card = AMBUSH_BY_ID[ambush_id]
+        if card.effect != "coins_when_sealed" or (player, ambush_id) in st.dragon_paid:
+            continue
+        if sealed_or_destroyed(board, cells):
+            st.dragon_paid.append((player, ambush_id))
+            st.notices.append({"player": player, "ambush": ambush_id, "effect": card.effect,
+                               "coins": card.effect_amount, "season": st.season})
+
+
+def _cell(event: dict[str, Any], key: str = "cell") -> tuple[int, int]:
+    v = event.get(key)
+    if (not isinstance(v, list | tuple) or len(v) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 11 for x in v)):
+        raise GameError("bad_cell", f"{key} must be [row, column] with numbers 0-10")
+    return (v[0], v[1])
+
+
+def _hero(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
+    _not_over(st)
+    player = _player(setup, event)
+    revealed = [c.removeprefix(HERO_PREFIX) for t in st.turns for c in t["cards"] if c.startswith(HERO_PREFIX)]
+    placed = st.heroes_placed.setdefault(player, [])
+    todo = [h for h in revealed if h not in placed]
+    if not todo:
+        raise GameError("no_hero", "no hero has been revealed this season for this player to draw")
+    hero_id = event.get("hero", todo[-1])
+    if hero_id not in todo:
+        raise GameError("no_hero", "that hero is not waiting to be drawn")
+    cell = _cell(event)
+    orientation = event.get("orientation", 0)
+    if not isinstance(orientation, int) or isinstance(orientation, bool) or not 0 <= orientation < 8:
+        raise GameError("bad_event", "orientation must be a whole number from 0 to 7")
+    hits = hero_hits(HERO_BY_ID[hero_id], cell, orientation)
+    board = st.maps.get(player)
+    if board is not None:
+        try:
+            board = board.draw([cell], Terrain.HERO)
+        except BoardError as exc:
+            raise GameError("bad_cell", str(exc)) from None
+    placed.append(hero_id)
+    st.hits[player] = frozenset(st.hits.get(player, frozenset()) | set(hits))
+    if board is not None:
+        _set_map(st, player, board)
+        _check_dragons(st, player)
+    return {"type": "hero", "player": player, "hero": hero_id, "cell": list(cell), "orientation": orientation}
+
+
+def _monster(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
+    """Record where an ambush monster stands on a player's map, so its lasting effect can be followed."""
+    _not_over(st)
+    player = _player(setup, event)
+    ambush_id = event.get("ambush")
+    if ambush_id not in st.removed_ambushes:
+        raise GameError("bad_event", "that ambush has not been revealed")
+    raw = event.get("cells")
+    if not isinstance(raw, list) or not raw or len(raw) > 25:
+        raise GameError("bad_event", "cells must list the monster's spaces")
+    cells = tuple(sorted({_cell({"c": c}, "c") for c in raw}))
+    st.monsters.setdefault(player, {})[ambush_id] = cells
+    board = st.maps.get(player)
+    if board is not None:
+        wrong = [c for c in cells if board.at(c) not in (Terrain.MONSTER, Terrain.DESTROYED)]
+        if wrong:
+            raise GameError("bad_cell", "the map shows no monster on some of those spaces")
+    # a pending choice made before the cells were known gets its candidates now
+    st.pending = [p for p in st.pending if not (p["player"] == player and p["ambush"] == ambush_id)]
+    if AMBUSH_BY_ID[ambush_id].effect == "destroy_when_drawn" and not any(
+            n.get("destroyed_by") == ambush_id and n["player"] == player for n in st.notices):
+        _add_pending(st, player, ambush_id)
+    _check_dragons(st, player)
+    return {"type": "monster", "player": player, "ambush": ambush_id, "cells": [list(c) for c in cells]}
+
+
+def _destroy(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
+    """Resolve a pending Gorgon or Troll choice: the chosen space on the player's map is destroyed."""
+    _not_over(st)
+    player = _player(setup, event)
+    cell = _cell(event)
+    mine = [i for i, p in enumerate(st.pending) if p["player"] == player]
+    if "ambush" in event:
+        mine = [i for i in mine if st.pending[i]["ambush"] == event["ambush"]]
+    if not mine:
+        raise GameError("nothing_pending", "nothing is waiting to be destroyed on this map")
+    item = st.pending[mine[0]]
+    if item["candidates"] is not None and list(cell) not in item["candidates"]:
+        raise GameError("bad_cell", "that space cannot be destroyed by this monster")
+    board = st.maps.get(player)
+    if board is not None:
+        if board.at(cell) in (Terrain.MOUNTAIN, Terrain.WASTELAND):
+            raise GameError("bad_cell", "mountains and wastelands cannot be destroyed")
+        _set_map(st, player, board.destroy([cell]))
+        _check_dragons(st, player)
+    del st.pending[mine[0]]
+    st.notices.append({"player": player, "ambush": item["ambush"], "effect": item["effect"],
+                       "destroyed_by": item["ambush"], "cell": list(cell), "season": st.season})
+    return {"type": "destroy", "player": player, "ambush": item["ambush"], "cell": list(cell)}
+
+
+def _after_scoring(setup: Setup, st: _State) -> None:
+    """Lasting effects that act after a season's scoring: Zombie Plague spreads, Giant Troll Ravage destroys."""
+    for ambush_id in st.removed_ambushes:
+        card = AMBUSH_BY_ID[ambush_id]
+        for player in range(len(setup.players)):
+            board, cells = st.maps.get(player), st.monsters.get(player, {}).get(ambush_id)
+            if card.effect == "spread_after_scoring":
+                note: dict[str, Any] = {"player": player, "ambush": ambush_id, "effect": card.effect,
+                                        "season": st.season, "cells": None}
+                if board is not None and cells is not None:
+                    if not alive(board, cells):
+                        continue
+                    spread = zombie_spread(board, cells)
+                    _set_map(st, player, board.draw(spread, Terrain.MONSTER) if spread else board)
+                    st.monsters[player][ambush_id] = tuple(sorted({*cells, *spread}))
+                    note["cells"] = [list(c) for c in spread]
+                st.notices.append(note)
+            elif card.effect == "destroy_after_scoring":
+                _add_pending(st, player, ambush_id)
+
+
+def _spend(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
+    """Skills: coins spent on a skill are crossed off the coin track and stop scoring from now on."""
+    _not_over(st)
+    player = _player(setup, event)
+    coins = _count(event, "coins", 1, COIN_TRACK_LENGTH)
+    skill = str(event.get("skill") or "").strip()
+    if setup.skills and skill not in setup.skills:
+        raise GameError("bad_skill", "that skill is not in play at this table")
+    if sum(x["coins"] for x in st.spent.get(player, [])) + coins > COIN_TRACK_LENGTH:
+        raise GameError("bad_event", f"no more than {COIN_TRACK_LENGTH} coins can be spent in a game")
+    st.spent.setdefault(player, []).append({"coins": coins, "skill": skill[:60], "season": st.season})
+    return {"type": "spend", "player": player, "coins": coins, "skill": skill[:60]}
 
 
 def _map(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
     _not_over(st)
     player = _player(setup, event)
     board = _board(setup, event)
-    st.maps[player] = board
+    _set_map(st, player, board)
+    _check_dragons(st, player)
     if setup.solo and st.turns:
         last = st.turns[-1]
         cid = last["cards"][-1]
@@ -396,14 +669,19 @@ def _map(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
 def _score(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
     player = _player(setup, event)
     season = event.get("season", st.season)
-    if not isinstance(season, int) or isinstance(season, bool) or not 0 <= season < len(SEASONS):
+    if not isinstance(season, int) or isinstance(season, bool) or not 0 <= season < len(setup.seasons):
         raise GameError("bad_season", "unknown season")
     if season > st.season or (season == st.season and st.phase == "explore"):
         raise GameError("bad_season", "that season has not ended yet")
-    edicts = tuple(st.scoring[EDICTS.index(x)] for x in SEASONS[season].edicts)
-    coins = _count(event, "coins", 0, COIN_TRACK_LENGTH)
+    edicts = tuple(st.scoring[EDICTS.index(x)] for x in setup.seasons[season].edicts)
+    track = _count(event, "coins", 0, COIN_TRACK_LENGTH)
+    # Skills: coins crossed off (spent) up to this season no longer score
+    spent = sum(x["coins"] for x in st.spent.get(player, []) if x["season"] <= season)
+    coins = max(0, track - spent)
     if "grid" in event:
         board = _board(setup, event)
+        if season == st.season:
+            board = apply_hits(board, st.hits.get(player, ()))  # monsters under lasting hit marks are gone
         result = score_season(board, edicts, coins)
         entry = {
             "source": "grid",
@@ -431,6 +709,8 @@ def _score(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
             "total": sum(points) + coins - monsters,
         }
     entry["cards"] = list(edicts)
+    if spent:
+        entry.update(coins_track=track, spent=spent)
     st.scores[player][season] = entry
     return event
 
@@ -439,14 +719,17 @@ def _next_season(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, A
     _not_over(st)
     if st.phase != "season_end":
         raise GameError("season_not_over", "the season has not ended yet")
-    if st.season == len(SEASONS) - 1:
+    if st.season == len(setup.seasons) - 1:
         st.phase = "over"
         return event
-    revealed_explore = [c for t in st.turns for c in t["cards"] if not c.startswith(AMBUSH_PREFIX)]
+    _after_scoring(setup, st)
+    revealed_explore = [c for t in st.turns for c in t["cards"] if _is_explore(c)]
     st.season += 1
     deck = st.deck + revealed_explore
     if st.ambush_deck:
         deck.append(AMBUSH_PREFIX + st.ambush_deck.pop(0))
+    if st.hero_deck:
+        deck.append(HERO_PREFIX + st.hero_deck.pop(0))
     _rng(setup.seed, f"deck/{st.season}").shuffle(deck)
     st.deck = deck
     st.turns = []
@@ -462,6 +745,10 @@ _HANDLERS = {
     "map": _map,
     "score": _score,
     "next_season": _next_season,
+    "hero": _hero,
+    "monster": _monster,
+    "destroy": _destroy,
+    "spend": _spend,
 }
 
 
@@ -472,13 +759,22 @@ def _scoring_view(cid: str) -> dict[str, Any]:
     return {
         "id": c.id, "number": c.number, "name_en": c.name_en, "name_tr": c.name_tr, "category": c.category,
         "solo_threshold": c.solo_threshold, "text_en": c.text_en, "text_tr": c.text_tr,
+        **({"card_set": c.card_set} if c.card_set != BASE else {}),
     }
 
 
 def card_view(cid: str) -> dict[str, Any]:
     """Everything a phone needs to draw a card: names, time, terrains, shapes as cells, coin marks."""
     card = card_by_id(cid)
+    if cid.startswith(HERO_PREFIX):
+        return {
+            "id": cid, "kind": "hero", "name_en": card.name_en, "name_tr": card.name_tr, "time": 0,
+            "terrains": [Terrain.HERO.value], "options": [{"cells": [[0, 0]], "coin": False}],
+            "hits": [list(x) for x in card.hits], "card_set": card.card_set,
+        }
     if cid.startswith(AMBUSH_PREFIX):
+        extra = {"card_set": card.card_set, "effect": card.effect, "effect_en": card.effect_en,
+                 "effect_tr": card.effect_tr, "chooser": card.chooser} if card.effect else {}
         return {
             "id": cid, "kind": "ambush", "name_en": card.name_en, "name_tr": card.name_tr, "time": 0,
             "terrains": [Terrain.MONSTER.value],
@@ -487,6 +783,7 @@ def card_view(cid: str) -> dict[str, Any]:
             # clockwise = pass your sheet to the player on your left, counterclockwise = to your right
             "pass_to": "left" if card.direction == "clockwise" else "right",
             "solo_corner": card.solo_corner,
+            **extra,
         }
     return {
         "id": cid, "kind": card.kind, "name_en": card.name_en, "name_tr": card.name_tr, "time": card.time,

@@ -18,6 +18,8 @@ class Terrain(StrEnum):
     MONSTER = "monster"
     MOUNTAIN = "mountain"
     WASTELAND = "wasteland"
+    HERO = "hero"  # Cartographers Heroes: the hero's own 1×1, a terrain type of its own
+    DESTROYED = "destroyed"  # Heroes: a space marked with an X — filled, but no terrain type
 
     @property
     def is_filled(self) -> bool:
@@ -37,6 +39,9 @@ DRAWABLE: tuple[Terrain, ...] = (
     Terrain.MONSTER,
 )
 PRINTED: tuple[Terrain, ...] = (Terrain.MOUNTAIN, Terrain.WASTELAND)
+# What a player's pencil may put on the map in any game: the base terrains plus the Heroes hero.
+# `DRAWABLE` stays the base five because the printed legend row (and so the sheet geometry) is built on it.
+PENCIL: tuple[Terrain, ...] = (*DRAWABLE, Terrain.HERO)
 
 TERRAIN_NAMES: dict[Terrain, dict[str, str]] = {
     Terrain.EMPTY: {"en": "empty", "tr": "boş"},
@@ -47,6 +52,8 @@ TERRAIN_NAMES: dict[Terrain, dict[str, str]] = {
     Terrain.MONSTER: {"en": "monster", "tr": "canavar"},
     Terrain.MOUNTAIN: {"en": "mountain", "tr": "dağ"},
     Terrain.WASTELAND: {"en": "wasteland", "tr": "çorak"},
+    Terrain.HERO: {"en": "hero", "tr": "kahraman"},
+    Terrain.DESTROYED: {"en": "destroyed", "tr": "yıkılmış"},
 }
 
 

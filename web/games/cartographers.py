@@ -12,13 +12,16 @@ from typing import Any
 from flask import render_template, url_for
 from flask_babel import gettext as _
 
+from companion.cartographers.data import AMBUSH_BY_ID
 from companion.cartographers.session import Game, GameError, Setup
 
+from ..i18n import loc
 from ..storage import GameRecord
+from ..ui import ROW_LETTERS
 from ..validation import loads
 from .base import Adapter, GameRuleError, PrintJob, form_int
 
-INPUT_ERRORS = frozenset({"bad_grid", "bad_event", "unknown_player", "bad_setup"})
+INPUT_ERRORS = frozenset({"bad_grid", "bad_event", "unknown_player", "bad_setup", "bad_cell", "bad_skill"})
 
 
 def engine_message(exc: GameError) -> str:
@@ -34,6 +37,10 @@ def engine_message(exc: GameError) -> str:
         "bad_grid": _("The map is not valid: %(why)s", why=exc.message),
         "bad_event": _("That action is not valid: %(why)s", why=exc.message),
         "bad_setup": _("The game setup is not valid: %(why)s", why=exc.message),
+        "no_hero": _("No hero is waiting to be drawn on this map."),
+        "bad_cell": _("That space cannot be used: %(why)s", why=exc.message),
+        "nothing_pending": _("Nothing is waiting to be destroyed on this map."),
+        "bad_skill": _("That skill is not in play at this table."),
     }
     return messages.get(exc.code, exc.message)
 
@@ -56,6 +63,17 @@ def _grid(fields: Mapping[str, Any]) -> Any:
     if grid is None:
         raise GameRuleError("bad_grid", _("The map is missing."), 400)
     return grid
+
+
+def _cell(fields: Mapping[str, Any]) -> list[int]:
+    """A space typed as the sheet names it (C7) or sent as row/col numbers."""
+    label = str(fields.get("cell") or "").strip().upper()
+    if label:
+        if len(label) >= 2 and label[0] in ROW_LETTERS and label[1:].isdigit() and 1 <= int(label[1:]) <= 11:
+            return [ROW_LETTERS.index(label[0]), int(label[1:]) - 1]
+        raise GameRuleError("bad_cell", _("Name the space as on the sheet: a row letter A-K and a column 1-11, "
+                                          "e.g. C7."), 400)
+    return [_int(fields, "row"), _int(fields, "col")]
 
 
 def score_event(fields: Mapping[str, Any]) -> dict[str, Any]:
@@ -90,6 +108,12 @@ def describe_last(game: Game) -> str | None:
         return _("the map of %(name)s", name=players[last["player"]])
     if kind == "next_season":
         return _("starting the next season")
+    if kind == "hero":
+        return _("the hero of %(name)s", name=players[last["player"]])
+    if kind == "destroy":
+        return _("the destroyed space on the map of %(name)s", name=players[last["player"]])
+    if kind == "spend":
+        return _("the coins %(name)s spent", name=players[last["player"]])
     return None
 
 
@@ -115,6 +139,14 @@ class CartographersAdapter(Adapter):
                 game = game.apply(score_event(fields))
             elif action == "map":
                 game = game.apply({"type": "map", "player": _int(fields, "player"), "grid": _grid(fields)})
+            elif action == "hero":
+                game = game.apply({"type": "hero", "player": _int(fields, "player"), "cell": _cell(fields),
+                                   "orientation": _int(fields, "orientation", required=False) or 0})
+            elif action == "destroy":
+                game = game.apply({"type": "destroy", "player": _int(fields, "player"), "cell": _cell(fields)})
+            elif action == "spend":
+                game = game.apply({"type": "spend", "player": _int(fields, "player"), "coins": _int(fields, "coins"),
+                                   "skill": str(fields.get("skill") or "")})
             else:
                 raise GameRuleError("bad_action", _("Unknown action."), 400)
         except GameError as exc:
@@ -137,6 +169,7 @@ class CartographersAdapter(Adapter):
             "code": record.code,
             "version": record.version,
             "view": view,
+            "ambush_names": {a.id: loc(a) for a in AMBUSH_BY_ID.values()},
             "undo_label": describe_last(game),
             "winner_names": ", ".join(players[w] for w in view["result"]["winners"]),
             "missing": [players[i] for i, row in enumerate(view["scores"]) if row[season] is None],
@@ -149,7 +182,7 @@ class CartographersAdapter(Adapter):
         return render_template("carto/table.html", **self.context(record, game))
 
     def after_action_url(self, record: GameRecord, action: str, fields: Mapping[str, Any]) -> str:
-        if action in ("score", "map") and str(fields.get("player", "")).isdigit():
+        if action in ("score", "map", "hero", "destroy", "spend") and str(fields.get("player", "")).isdigit():
             return url_for("cartographers.player", code=record.code, seat=int(fields["player"]))
         return url_for("tables.table", code=record.code)
 
@@ -161,5 +194,8 @@ class CartographersAdapter(Adapter):
         if kind == "map":
             return PrintJob("map", {**options, "side": record.setup["side"]}, list(range(1, len(players) + 1)))
         if kind == "score":
-            return PrintJob("score", {**options, "players": str(len(players)), "copies": "1"}, names=players)
+            skills = record.setup.get("skills") or []
+            extra = {"skills": "|".join(skills)} if skills else {}
+            return PrintJob("score", {**options, "players": str(len(players)), "copies": "1",
+                                      "card_set": record.setup.get("deck", "base"), **extra}, names=players)
         raise GameRuleError("unknown_printable", _("There is no such printable sheet."), 404)

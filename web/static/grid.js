@@ -22,13 +22,14 @@
     for (var r = 0; r < N; r++) { g.push([]); for (var c = 0; c < N; c++) g[r].push('empty'); }
     D.sides[side].mountains.forEach(function (p) { g[p[0]][p[1]] = 'mountain'; });
     D.sides[side].wastelands.forEach(function (p) { g[p[0]][p[1]] = 'wasteland'; });
+    (D.sides[side].predrawn || []).forEach(function (p) { g[p[0]][p[1]] = p[2]; });  // a table's own side
     return g;
   }
 
   function setSide(side, grid) {
     state.side = side;
     state.locked = {}; state.ruins = {}; state.doubt = {};
-    D.sides[side].mountains.concat(D.sides[side].wastelands).forEach(function (p) { state.locked[key(p[0], p[1])] = true; });
+    D.sides[side].mountains.concat(D.sides[side].wastelands, D.sides[side].predrawn || []).forEach(function (p) { state.locked[key(p[0], p[1])] = true; });
     D.sides[side].ruins.forEach(function (p) { state.ruins[key(p[0], p[1])] = true; });
     state.grid = grid ? grid.map(function (row) { return row.slice(); }) : blank(side);
     clearHighlights();
@@ -221,6 +222,7 @@
   }
 
   function applyReading(reading) {
+    if (reading.side_info && !D.sides[reading.side]) D.sides[reading.side] = reading.side_info;
     setSide(reading.side, reading.grid);
     (reading.doubtful || []).forEach(function (p) { state.doubt[key(p[0], p[1])] = true; });
     renderAll();

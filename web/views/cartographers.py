@@ -8,14 +8,16 @@ from typing import Any
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from companion.cartographers.data import EDICTS, SCORING_CARDS, SEASONS
+from companion.cartographers.data import AMBUSH_BY_ID, CARD_SETS, EDICTS, HERO_PREFIX, MAPS, SCORING_CARDS
 from companion.cartographers.session import MAX_PLAYERS, GameError, Setup
+from companion.cartographers.sides import SideError, is_custom, normalise_side
 
 from .. import access
 from ..db import get_store
 from ..errors import UserError
 from ..games.cartographers import CartographersAdapter, engine_message
-from ..mapdata import categories, page_data, scoring_cards
+from ..i18n import loc
+from ..mapdata import card_sets, categories, page_data, scoring_cards, side_data
 from ..validation import Field, read_fields, request_source
 from .tables import load_record
 
@@ -31,6 +33,8 @@ SETUP_FIELDS = {
     "side": Field("text", size=5, default="A"),
     "scoring_mode": Field("text", size=20),
     **{f"edict_{letter}": Field("text", size=40, default="") for letter in EDICTS},
+    "deck": Field("text", size=20, default="base"),
+    "skill": Field("texts", size=6),
 }
 
 
@@ -59,16 +63,27 @@ def _setup_from_form(source: Any) -> Setup:
     scoring = None
     if form["scoring_mode"] == "chosen":
         scoring = tuple(form[f"edict_{letter}"] for letter in EDICTS)
+    skills = tuple(name for name in form["skill"] if name)
     try:
-        return Setup(seed=seed, side=form["side"], players=tuple(players), scoring=scoring)
+        return Setup(seed=seed, side=form["side"], players=tuple(players), scoring=scoring,
+                     deck=form["deck"], skills=skills)
     except GameError as exc:
         raise UserError(400, exc.code, engine_message(exc)) from None
 
 
 @bp.get("/c/new")
 def new() -> str:
+    combining = next(d for d in CARD_SETS["heroes"].doubts if d.id == "combining")
+    sides = {s: side_data(s) for s in MAPS}
+    own = normalise_side(request.args.get("side") or "")
+    if is_custom(own):
+        try:
+            sides[own] = side_data(own)
+        except SideError:
+            raise UserError(400, "bad_side", _("This map side is not known.")) from None
     return render_template("carto/new.html", cards=scoring_cards(), categories=categories(), edicts=EDICTS,
-                           default_cards=[c.id for c in SCORING_CARDS[::4]])
+                           default_cards=[c.id for c in SCORING_CARDS[::4]], card_sets=card_sets(),
+                           sides=sides, start_side=own if is_custom(own) else "A", mixing_note=loc(combining, "text"))
 
 
 @bp.post("/c/new")
@@ -98,15 +113,22 @@ def player(code: str, seat: int) -> str:
             season = None  # mid-season and the last season is scored: this page is just the player's map
     known = game.known_map(seat)
     entry = scores[season] if season is not None else None
+    # Heroes: the hero this player still has to draw this season, and the Gorgon/Troll choices on this map
+    placed = set(view["heroes_placed"].get(seat, []))
+    waiting = [c for t in view["turns"] for c in t["cards"] if c["kind"] == "hero"
+               and c["id"].removeprefix(HERO_PREFIX) not in placed]
     # the coin track only grows: default to the latest coins this player entered
     earlier = [s for s in scores[: (season if season is not None else game.season) + 1] if s]
     coins = entry["coins"] if entry else (earlier[-1]["coins"] if earlier else 0)
     return render_template(
         "carto/player.html",
         code=record.code, version=record.version, view=view, seat=seat, name=game.setup.players[seat],
-        data=page_data(), seasons=SEASONS, grid=known.to_words() if known else None, season=season, ended=ended,
+        data=page_data([game.setup.side]), seasons=game.setup.seasons, grid=known.to_words() if known else None,
+        season=season, ended=ended,
         edicts=list(game.edicts_for(season)) if season is not None else [],
-        entry=entry, coins=coins,
+        entry=entry, coins=coins, hero_waiting=waiting[-1] if waiting and game.phase != "over" else None,
+        my_pending=[p for p in view["pending"] if p["player"] == seat], spent=game.spent_coins(seat),
+        ambush_names={a.id: loc(a) for a in AMBUSH_BY_ID.values()},
     )
 
 

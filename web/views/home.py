@@ -7,6 +7,9 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
+from companion.cartographers.data import MAPS
+from companion.cartographers.sides import SideError, is_custom, normalise_side, side_label
+
 from .. import access, printing
 from ..errors import UserError
 from ..i18n import COOKIE, LANGUAGES
@@ -50,7 +53,14 @@ def join() -> Response:
 
 @bp.get("/print")
 def print_page() -> str:
-    return render_template("print.html")
+    sides = {s: s for s in MAPS}
+    own = normalise_side(request.args.get("side") or "")
+    if is_custom(own):
+        try:
+            sides[own] = side_label(own)
+        except SideError:
+            raise UserError(400, "bad_side", _("This map side is not known.")) from None
+    return render_template("print.html", sides=sides, start_side=own if is_custom(own) else "A")
 
 
 @bp.get("/print/<kind>.pdf")

@@ -12,8 +12,9 @@ from flask import Blueprint, jsonify, render_template, request
 from flask_babel import gettext as _
 
 from companion.cartographers.board import Board, BoardError
-from companion.cartographers.data import COIN_TRACK_LENGTH, MAPS, SCORING_BY_ID
+from companion.cartographers.data import COIN_TRACK_LENGTH, SCORING_BY_ID
 from companion.cartographers.scoring import mountain_coins, score_season
+from companion.cartographers.sides import SideError, is_custom, normalise_side, side_layout
 
 from .. import photo, photoqueue
 from ..errors import UserError
@@ -32,9 +33,11 @@ def json_body() -> dict[str, Any]:
 
 
 def parse_side(value: Any) -> str:
-    side = str(value or "").upper()
-    if side not in MAPS:
-        raise UserError(400, "bad_side", _("The map side must be A or B."))
+    side = normalise_side(value or "")
+    try:
+        side_layout(side)
+    except SideError:
+        raise UserError(400, "bad_side", _("This map side is not known.")) from None
     return side
 
 
@@ -68,7 +71,18 @@ def parse_cards(value: Any) -> list[str]:
 
 @bp.get("/score")
 def score_page() -> str:
-    return render_template("score.html", data=page_data(), cards=scoring_cards(), categories=categories())
+    own = normalise_side(request.args.get("side") or "")
+    extra = [own] if is_custom(own) and _usable(own) else []
+    return render_template("score.html", data=page_data(extra), cards=scoring_cards(), categories=categories(),
+                           start_side=extra[0] if extra else "A")
+
+
+def _usable(side: str) -> bool:
+    try:
+        side_layout(side)
+    except SideError:
+        return False
+    return True
 
 
 @bp.post("/api/score")

@@ -1,0 +1,65 @@
+"""`mapsmith score` with the Heroes scoring ids, sides C and D, and the hero/destroyed words."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from companion.cli import main
+from tests.mapbuilder import board_with
+from tests.test_heroes_data import HEROES_IDS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def write_map(tmp_path, side, grid, coins=0):
+    path = tmp_path / "map.json"
+    path.write_text(json.dumps({"side": side, "grid": grid, "coins": coins}))
+    return str(path)
+
+
+def test_side_c_defaults_to_the_heroes_cards(tmp_path, capsys):
+    board = board_with("C", forest=[(r, 0) for r in range(4)], village=[(5, 5)]).destroy([(6, 5)])
+    grid = board.to_words()
+    assert grid[6][5] == "destroyed"
+    assert main(["score", write_map(tmp_path, "C", grid, coins=1), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert list(out["cards"]) == HEROES_IDS
+    assert out["cards"]["faunlost_thicket"]["points"] == 8
+    assert out["cards"]["outer_enclave"]["points"] == 3  # (6,5) is destroyed, so not empty
+    assert out["side"] == "C" and out["total_coins"] == 1
+
+
+def test_side_d_with_chosen_cards_and_a_hero(tmp_path, capsys):
+    board = board_with("D", hero=[(0, 0)], monster=[(4, 4)]).destroy([(4, 4)])
+    path = write_map(tmp_path, "D", board.to_words())
+    assert main(["score", path, "--cards", "silos,banded_hills,sentinel_wood"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["Silos", "0"]
+    assert lines[1].split() == ["Banded", "Hills", "0"]
+    assert lines[-1].split() == ["monster", "penalty", "0"]  # the destroyed monster costs nothing
+
+
+def test_destroyed_on_a_printed_wasteland_is_refused(tmp_path, capsys):
+    grid = board_with("D").to_words()
+    grid[1][1] = "destroyed"
+    assert main(["score", write_map(tmp_path, "D", grid)]) == 2
+    assert "row 2, column 2: side D has a printed wasteland here" in capsys.readouterr().err
+
+
+def test_unknown_side(tmp_path, capsys):
+    grid = board_with("A").to_words()
+    assert main(["score", write_map(tmp_path, "E", grid)]) == 2
+    assert "unknown map side 'E'" in capsys.readouterr().err
+
+
+def test_score_subprocess_all_heroes_ids(tmp_path):
+    path = write_map(tmp_path, "C", board_with("C").to_words())
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-m", "companion.cli", "score", path, "--cards", ",".join(HEROES_IDS),
+                          "--json"], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
+    cards = json.loads(out.stdout)["cards"]
+    assert sorted(cards) == sorted(HEROES_IDS) and all(c["points"] == 0 for c in cards.values())
