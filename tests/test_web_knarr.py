@@ -266,6 +266,10 @@ def test_a_whole_turn_is_played_by_the_rules_and_undone_step_by_step(app, client
     # the turn cannot end before the Recruit's take; then the free slot of the played colour
     r = act(client, code, token, {"action": "end_turn", "player": 0, "version": 2})
     assert r.status_code == 409 and r.get_json()["code"] == "take_a_viking_first"
+    client.get("/lang/tr")
+    r = act(client, code, token, {"action": "end_turn", "player": 0, "version": 2})
+    assert "Önce Devşir'i bitirin" in r.get_json()["error"] and "Devşir, son adım" in r.get_json()["html"]
+    client.get("/lang/en")
     slot = ["red", "yellow", "green", "blue", "purple"].index(colour)
     r = act(client, code, token, {"action": "take_viking", "player": 0, "slot": slot, "version": 2})
     assert r.status_code == 200
@@ -440,3 +444,13 @@ def test_knarr_four_players_two_phones_virtual_deck_to_the_end(app, live_server,
     assert "kazandı" in bob.inner_text("#winner") or "Ortak zafer" in bob.inner_text("#winner")
     # every gain was applied by the app: the log holds no typed gain at all
     assert not [e for e in game_of(app, code).events if e["type"] == "gain"]
+
+
+def test_a_table_recorded_with_the_old_free_card_moves_gets_a_clear_error(app, client):
+    code, token = new_knarr(client, virtual_deck="1")
+    with app.app_context():
+        store = get_store()
+        rec = store.get(code)
+        store.swap(code, rec.version, [{"type": "play_viking", "player": 0, "card": 1}])
+    r = client.get(f"/t/{code}")
+    assert r.status_code == 409 and "older version" in r.get_data(as_text=True)

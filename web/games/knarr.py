@@ -15,6 +15,7 @@ from flask_babel import gettext as _
 from companion.knarr import KnarrError, KnarrGame, end_turn, gain
 from companion.knarr.game import GAIN_FIELDS
 
+from ..errors import UserError
 from ..i18n import lang
 from ..storage import GameRecord, normalise_code
 from .base import Adapter, GameRuleError, PrintJob, form_int
@@ -47,7 +48,13 @@ class KnarrAdapter(Adapter):
     strict_actions = frozenset({"end_turn", "undo", *RULE_ACTIONS})
 
     def load(self, record: GameRecord) -> KnarrGame:
-        return KnarrGame.replay(record.setup, record.events)
+        try:
+            return KnarrGame.replay(record.setup, record.events)
+        except KnarrError:
+            # e.g. a virtual-deck table recorded before the deck was played by the rules (free card moves)
+            message = _("This Knarr table was recorded by an older version of Mapsmith and cannot be replayed; "
+                        "please start a new game.")
+            raise UserError(409, "unreadable_game", message) from None
 
     def phase(self, game: KnarrGame) -> str:
         return "over" if game.finished else "play"
