@@ -454,3 +454,30 @@ def test_a_table_recorded_with_the_old_free_card_moves_gets_a_clear_error(app, c
         store.swap(code, rec.version, [{"type": "play_viking", "player": 0, "card": 1}])
     r = client.get(f"/t/{code}")
     assert r.status_code == 409 and "older version" in r.get_data(as_text=True)
+
+
+def test_forced_discard_when_deck_and_discard_are_empty(app, client):
+    """Simulated game 15 (2 players) empties deck and discard at event 109: Player 1 must discard."""
+    from companion.knarr.sim import play
+
+    sim, _ = play(15, 2)
+    events = sim.events[:109]
+    with app.app_context():
+        store = get_store()
+        rec = store.create("knarr", sim.setup.to_dict())
+        rec = store.swap(rec.code, rec.version, events)
+    code, token = rec.code, csrf_token(client)
+    game = game_of(app, code)
+    assert game.state.deck.must_discard == (0,)
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    assert 'id="must-discard"' in html and "Player 1 must discard 1 Viking" in html
+    # nobody holds Player 1's seat: the crew is public, so this (table) phone may tap the discard
+    card = game.state.deck.crews[0][0]
+    assert f'data-act="discard_vikings" data-card="{card}"' in html
+    r = act(client, code, token, {"action": "end_turn", "player": game.state.active, "version": rec.version})
+    assert r.status_code == 409
+    r = act(client, code, token, {"action": "discard_vikings", "player": 0, "cards": [card], "version": rec.version})
+    assert r.status_code == 200 and 'id="must-discard"' not in r.get_json()["html"]
+    assert game_of(app, code).state.deck.must_discard == ()
+    client.get("/lang/tr")
+    assert "ikisi de boş" not in client.get(f"/t/{code}").get_data(as_text=True)

@@ -74,7 +74,10 @@ class KnarrAdapter(Adapter):
             elif action in DECK_ACTIONS:
                 event = deck_event(action, fields, _int, _bad_field, self._holder())
                 if action not in SEAT_ACTIONS and game.setup.virtual_deck:
-                    self._check_holder(game, event["player"])
+                    # the crew is public: a forced discard for a seat no phone holds may be tapped anywhere
+                    unheld = action == "discard_vikings" and self._unheld(game, event["player"])
+                    if not unheld:
+                        self._check_holder(game, event["player"])
                 game.apply(event)
             else:
                 raise GameRuleError("bad_action", _("Unknown action."), 400)
@@ -87,6 +90,10 @@ class KnarrAdapter(Adapter):
         """This phone's seat-holder id at the table of the current request."""
         code = (request.view_args or {}).get("code", "")
         return holder_id(session, normalise_code(str(code)))
+
+    @staticmethod
+    def _unheld(game: KnarrGame, seat: int) -> bool:
+        return 0 <= seat < game.setup.player_count and game.state.seats[seat] is None
 
     def _check_holder(self, game: KnarrGame, seat: int) -> None:
         """Private hands: a seat's cards are played only from the phone that holds the seat."""

@@ -157,7 +157,7 @@ def deck_view(game: Any, lang: str, mine: frozenset[int]) -> dict[str, Any]:
         "reshuffles": deck["reshuffles"],
         "must_discard": list(must),
         "must_discard_names": ", ".join(names[s] for s in must),
-        "my_discards": [s for s in must if s in mine],
+        "my_discards": [s for s in must if s in mine or state.seats[s] is None],
         "pending_draws": len(deck["pending_draws"]),
         "mine": sorted(mine),
         "my_turn": active is not None and active in mine,
