@@ -17,26 +17,22 @@ import time
 from typing import Any
 
 from companion.knarr import KnarrError, KnarrGame, new_setup
+from companion.knarr.sim import play
 
 
 def scripted_game(seed: int, players: int, virtual_deck: bool) -> KnarrGame:
-    """A plausible game: each turn 1-3 gains (and card moves with the virtual deck), until the end."""
+    """A plausible game. Manual: each turn 1-3 typed gains, then "end turn". Virtual deck: random legal
+    rules moves (the simulator's policy) until the end."""
+    if virtual_deck:
+        return play(seed, players, artifacts=["mead_cup"])[0]
     rng = random.Random(seed)
-    game = KnarrGame(new_setup(["Ayşe", "Bora", "Cem", "Deniz"][:players], seed, virtual_deck=virtual_deck,
-                               artifacts=["mead_cup"]))
+    game = KnarrGame(new_setup(["Ayşe", "Bora", "Cem", "Deniz"][:players], seed, artifacts=["mead_cup"]))
     while not game.finished:
         seat = game.state.active
         for _ in range(rng.randint(1, 3)):
             event: dict[str, Any] = {"type": "gain", "player": seat, "vp": rng.randint(0, 4),
                                      "reputation": rng.randint(0, 1), "recruit": rng.randint(-1, 1),
                                      "bracelet": rng.randint(-1, 1)}
-            if virtual_deck and rng.random() < 0.5:
-                ds = game.state.deck
-                assert ds is not None
-                if ds.hands[seat]:
-                    event = {"type": "play_viking", "player": seat, "card": rng.choice(ds.hands[seat])}
-                elif ds.slots[0] is not None:
-                    event = {"type": "take_viking", "player": seat, "slot": 0}
             with contextlib.suppress(KnarrError):  # e.g. spending a token the player lacks
                 game.apply(event)
         game.apply({"type": "end_turn", "seq": game.event_count})

@@ -303,13 +303,16 @@ def test_undo_several_and_the_errors_of_undo() -> None:
 def test_save_and_load_through_json_replays_the_same_game() -> None:
     game = game_for(3, seed=99, artifact_variant="random", virtual_deck=True)
     game.apply(gain(0, vp=7, reputation=4, recruit=1, bracelet=-1))
+    seat = game.state.active
+    game.apply({"type": "recruit", "player": seat, "card": game.state.deck.hands[seat][0]})
+    game.apply(next(m for m in game.legal_moves() if m["type"] == "take_viking"))
     game.apply({"type": "end_turn", "meta": {"device": "phone-2"}})
     game.apply(gain(1, reputation=3))
     stored = json.loads(json.dumps(game.save()))
     loaded = KnarrGame.load(stored)
     assert loaded.state == game.state
     assert loaded.to_dict() == game.to_dict()
-    assert loaded.events[1]["meta"] == {"device": "phone-2"}
+    assert loaded.events[3]["meta"] == {"device": "phone-2"}
 
 
 def test_load_rejects_foreign_or_broken_documents() -> None:

@@ -14,6 +14,7 @@ PARAMS = {
     "last_name": "Cem", "winner_names": ["Ayşe", "Bora"], "cards": 5, "names": ["Cem"],
     "deck_names": {"en": "Trading Lands", "tr": "Ticaret Toprakları"}, "gain_counts": {"vp": 2},
     "expected": 3, "got": 2, "slot_no": 1, "deltas": {"vp": 2, "bracelet": -1},
+    "cost_text_en": "2 red", "cost_text_tr": "2 kırmızı", "offer": "reserve",
 }
 
 

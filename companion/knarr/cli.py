@@ -1,8 +1,11 @@
-"""`mapsmith knarr-setup` and `mapsmith knarr-replay`: the Knarr rules core from a terminal.
+"""`mapsmith knarr-setup`, `knarr-sim` and `knarr-replay`: the Knarr rules core from a terminal.
 
 Setup prints what to lay out on the table (deck size and composition for the player count, the
-first player, ship side, Artifacts with their effects); replay loads a stored game
-(`KnarrGame.save()` JSON) and prints the table, so a stored game can be checked without the web.
+first player, ship side, Artifacts with their effects); sim plays a whole virtual-deck game of
+random legal moves (`sim.py`) and prints the final table, optionally saving the game; replay loads
+a stored game (`KnarrGame.save()` JSON) and prints the same table, so a stored game can be checked
+without the web. `knarr-replay --json` is the full table view; it carries the `knarr-sim --json`
+keys (players with name/score/reputation/recruit/bracelet/turns, winner, rounds, events) too.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from .data import VIKING_COLOUR_NAMES
 from .errors import KnarrError
 from .game import KnarrGame
 from .setup import new_setup, setup_sheet, suggested_artifact_variant
+from .sim import artifact_id, play, summary
 
 LABELS = {
     "en": {"first": "First player", "deck": "Viking deck", "cards": "cards", "remove": "remove the cards marked",
@@ -42,6 +46,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--lang", choices=["en", "tr"], default="en")
     s.add_argument("--json", action="store_true", help="machine-readable output")
     s.set_defaults(func=cmd_setup)
+
+    m = sub.add_parser("knarr-sim", help="Knarr: play a whole virtual-deck game of random legal moves")
+    m.add_argument("--seed", type=int, required=True)
+    m.add_argument("--players", type=int, required=True, help="2 to 4")
+    m.add_argument("--ship", choices=["normal", "advanced"], default="normal", help="ship side (default normal)")
+    m.add_argument("--artifact", action="append", default=[], metavar="NAME",
+                   help="an Artifact in play, by id or name (repeatable), e.g. helmet, 'Golden Bracelet'")
+    m.add_argument("--save", metavar="GAME.json", help="write the game (setup + events) for knarr-replay")
+    m.add_argument("--json", action="store_true", help="machine-readable final table")
+    m.add_argument("--lang", choices=["en", "tr"], default="en")
+    m.set_defaults(func=cmd_sim)
 
     r = sub.add_parser("knarr-replay", help="Knarr: replay a stored game (JSON) and print the table")
     r.add_argument("game", help="GAME.json as written by KnarrGame.save()")
@@ -94,9 +109,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return fail(err.text(args.lang))
     view = game.to_dict()
     if args.json:
-        print(json.dumps(view, ensure_ascii=False, indent=2))
+        print(json.dumps({**view, **summary(game)}, ensure_ascii=False, indent=2))
         return 0
-    t = LABELS[args.lang]
+    print_table(view, args.lang)
+    return 0
+
+
+def print_table(view: dict, lang: str) -> None:
+    """The table as text: whose turn (or game over) and the ranking. Shared by sim and replay."""
+    t = LABELS[lang]
     if view["finished"]:
         print(t["over"])
     else:
@@ -108,4 +129,23 @@ def cmd_replay(args: argparse.Namespace) -> int:
         p = view["players"][entry["player"]]
         print(f"  {entry['rank']}. {p['name']}: {p['score']} {t['vp']}, {t['rep']} {p['reputation']} "
               f"({t['income']} {p['income']}), {t['tokens']} {p['tiebreak']}")
-    return 0
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    try:
+        artifacts = [artifact_id(a) for a in args.artifact]
+        game, problems = play(args.seed, args.players, ship_side=args.ship, artifacts=artifacts, check=True)
+    except KnarrError as err:
+        return fail(err.text(args.lang))
+    if args.save:
+        try:
+            Path(args.save).write_text(json.dumps(game.save(), ensure_ascii=False), encoding="utf-8")
+        except OSError as exc:
+            return fail(f"{args.save}: cannot write ({exc.strerror})")
+    for problem in problems:
+        print(f"mapsmith: invariant broken: {problem}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(summary(game), ensure_ascii=False, indent=2))
+    else:
+        print_table(game.to_dict(), args.lang)
+    return 1 if problems else 0

@@ -276,6 +276,15 @@ SHIP_SIDES: MappingProxyType[str, tuple[str | None, str | None, str | None]] = M
 })
 """Trade columns printed on the ship; every player uses the same side."""
 
+SHIP_START: MappingProxyType[str, MappingProxyType[str, int]] = MappingProxyType({
+    "normal": MappingProxyType({"crew": 2, "recruit": 1, "bracelet": 1}),
+    "advanced": MappingProxyType({"crew": 2, "recruit": 1, "bracelet": 1}),
+})
+"""The start box printed below each ship side. The Turkish rules text says the advanced side has
+"different start gains", but the verified facts (the box checked on both sides' images, Board Game
+Arena's defaults) give the same box on both sides: 2 Vikings of different colours, 1 recruit and
+1 silver bracelet. We follow the facts; the per-side table keeps the place to change it."""
+
 SHIP_SIDE_NAMES: MappingProxyType[str, MappingProxyType[str, str]] = MappingProxyType({
     "normal": MappingProxyType({"en": "Normal side (recommended for a first game)",
                                 "tr": "Normal yüz (ilk oyun için önerilir)"}),
@@ -302,6 +311,21 @@ class Artifact:
 
 
 MEAD_CUP = "mead_cup"
+SILVER_COIN = "silver_coin"
+CAULDRON = "cauldron"
+GOLDEN_BRACELET = "golden_bracelet"
+HELMET = "helmet"
+AMULET = "amulet"
+WEATHERVANE = "weathervane"
+
+CAULDRON_COLUMN = 2
+"""Cauldron: the Recruit that makes a colour column exactly 2 cards may take any face-up Viking free."""
+GOLDEN_BRACELET_COLUMN = 3
+"""Golden Bracelet: the Recruit that makes a colour column exactly 3 cards may reserve a Destination."""
+GOLDEN_BRACELET_MAX_RESERVED = 2
+SILVER_COIN_FROM_COLUMN = 4
+"""Silver Coin: +1 VP for a Recruit that makes its colour column 4 or more ("beyond the 3rd")."""
+AMULET_REWARD: MappingProxyType[str, int] = MappingProxyType({"bracelet": 1, "recruit": 1, "reputation": 1})
 
 ARTIFACTS: tuple[Artifact, ...] = (
     Artifact(
@@ -484,6 +508,13 @@ def _check_ships_and_artifacts(problems: list[str]) -> None:
     for side, cols in SHIP_SIDES.items():
         if len(cols) != 3 or any(c is not None and c not in ASSETS for c in cols):
             problems.append(f"ship side {side}: bad trade columns {cols}")
+    if set(SHIP_START) != set(SHIP_SIDES) or any(
+            dict(v) != {"crew": START_CREW, **TOKEN_START} for v in SHIP_START.values()):
+        problems.append("both ship sides start with 2 crew Vikings, 1 recruit and 1 bracelet")
+    if {MEAD_CUP, SILVER_COIN, CAULDRON, GOLDEN_BRACELET, HELMET, AMULET, WEATHERVANE} != set(ARTIFACT_BY_ID):
+        problems.append("every Artifact needs its rule in the engine")
+    if not CAULDRON_COLUMN < GOLDEN_BRACELET_COLUMN < SILVER_COIN_FROM_COLUMN:
+        problems.append("Artifact column thresholds must be 2 < 3 < 4")
     if len(ARTIFACTS) != 7 or [a.bga_id for a in ARTIFACTS] != list(range(1, 8)):
         problems.append("expected the 7 Artifacts numbered 1..7")
     if len(ARTIFACT_BY_ID) != len(ARTIFACTS):

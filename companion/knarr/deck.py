@@ -2,8 +2,9 @@
 
 It tracks the shared supply (Viking draw pile, the 5 face-up Vikings, the discard pile, both
 Destination piles and their 3 + 3 face-up cards) and where each card went (hand, crew,
-explored Destinations), because the "deck and discard both empty" rule needs to know who has
-the most Vikings in front of them. It does not score: the players still enter their gains.
+explored and reserved Destinations), because the "deck and discard both empty" rule needs to know
+who has the most Vikings in front of them. The rules of a turn (what may be played when, costs,
+gains, Artifacts) live in `turn.py`; these are the card movements they are made of.
 
 All functions are pure: they take a `DeckState` and return a new one plus notices. Random
 reshuffles draw from a stream derived from the game seed and the reshuffle count, so a replay
@@ -46,6 +47,7 @@ class DeckState:
     hands: tuple[tuple[int, ...], ...]
     crews: tuple[tuple[int, ...], ...]
     explored: tuple[tuple[int, ...], ...]  # Destinations above each ship, in the order placed
+    reserved: tuple[tuple[int, ...], ...] = ()  # Golden Bracelet: Destinations set aside per player
     reshuffles: int = 0
     pending: tuple[Target, ...] = ()  # draws waiting for a card (deck and discard both empty)
     must_discard: tuple[int, ...] = ()  # seats that must discard 1 Viking before `pending` is served
@@ -64,6 +66,7 @@ class DeckState:
             "crews": [list(c) for c in self.crews],
             "crew_columns": [crew_columns(c) for c in self.crews],
             "explored": [list(e) for e in self.explored],
+            "reserved": [list(r) for r in self.reserved],
             "reshuffles": self.reshuffles,
             "pending_draws": [list(t) for t in self.pending],
             "must_discard": list(self.must_discard),
@@ -124,6 +127,7 @@ def deal(player_count: int, seed: int) -> DeckState:
         hands=tuple(hands),
         crews=tuple(crews),
         explored=tuple(() for _ in range(player_count)),
+        reserved=tuple(() for _ in range(player_count)),
     )
 
 
@@ -197,26 +201,18 @@ def take_viking(ds: DeckState, seed: int, names: Sequence[str], player: int,
     return _deliver(ds, ("slot", index), seed, names, notices), notices
 
 
-def play_viking(ds: DeckState, player: int, card: object) -> tuple[DeckState, list[dict[str, Any]]]:
-    """Recruit step 1: a Viking from the hand joins its colour column; tells which assets to take."""
-    if not isinstance(card, int) or isinstance(card, bool) or card not in ds.hands[player]:
-        raise KnarrError("card_not_available", card=card, where="hand")
+def play_to_crew(ds: DeckState, player: int, card: int) -> DeckState:
+    """Recruit step 1: a Viking from the hand joins its colour column (the caller checked the hand)."""
     hand = list(ds.hands[player])
     hand.remove(card)
-    crew = (*ds.crews[player], card)
-    ds = replace(ds, hands=_set(ds.hands, player, tuple(hand)), crews=_set(ds.crews, player, crew))
-    colour = VIKING_BY_ID[card].colour
-    gains = column_gains(crew, colour)
-    return ds, [notice("column_gains", player=player, colour=colour, gain_counts=gains)]
+    return replace(ds, hands=_set(ds.hands, player, tuple(hand)),
+                   crews=_set(ds.crews, player, (*ds.crews[player], card)))
 
 
-def draw_viking(ds: DeckState, seed: int, names: Sequence[str], player: int,
-                to: object) -> tuple[DeckState, list[dict[str, Any]]]:
-    """The "card" asset: the top Viking goes straight into the crew (no assets); or to the hand."""
-    if to not in ("crew", "hand"):
-        raise KnarrError("malformed_event", field="to")
-    notices: list[dict[str, Any]] = []
-    return _deliver(ds, (str(to), player), seed, names, notices), notices
+def draw_to_crew(ds: DeckState, seed: int, names: Sequence[str], player: int,
+                 notices: list[dict[str, Any]]) -> DeckState:
+    """The "card" asset: the top Viking goes straight into the crew, without its assets."""
+    return _deliver(ds, ("crew", player), seed, names, notices)
 
 
 def discard_vikings(ds: DeckState, seed: int, names: Sequence[str], player: int,
@@ -236,26 +232,39 @@ def discard_vikings(ds: DeckState, seed: int, names: Sequence[str], player: int,
     return _serve_pending(ds, seed, names, notices), notices
 
 
-def take_destination(ds: DeckState, player: int, card: object) -> tuple[DeckState, list[dict[str, Any]]]:
-    """Explore: a face-up Destination goes above the ship; refill from the same pile if any is left."""
-    if not isinstance(card, int) or isinstance(card, bool) or card not in DESTINATION_BY_ID:
-        raise KnarrError("card_not_available", card=card, where="destinations")
+def _take_face_up(ds: DeckState, card: int, notices: list[dict[str, Any]]) -> DeckState:
+    """A face-up Destination leaves the board; its place is refilled from the same pile if any is left."""
     deck_index = DESTINATION_DECKS.index(DESTINATION_BY_ID[card].deck)
-    row = ds.dest_face_up[deck_index]
-    if card not in row:
-        raise KnarrError("card_not_available", card=card, where="destinations")
-    pile = ds.dest_piles[deck_index]
-    notices: list[dict[str, Any]] = []
+    row, pile = ds.dest_face_up[deck_index], ds.dest_piles[deck_index]
     new_card = pile[0] if pile else None
     if new_card is None:
         deck = DESTINATION_DECKS[deck_index]
         notices.append(notice("destinations_exhausted", deck=deck, deck_names=dict(DESTINATION_DECK_NAMES[deck])))
-    row = _set(row, row.index(card), new_card)
-    piles = _set(ds.dest_piles, deck_index, pile[1:])
-    face_up = _set(ds.dest_face_up, deck_index, row)
-    ds = replace(ds, dest_piles=piles, dest_face_up=face_up,
-                 explored=_set(ds.explored, player, (*ds.explored[player], card)))
-    return ds, notices
+    return replace(ds, dest_piles=_set(ds.dest_piles, deck_index, pile[1:]),
+                   dest_face_up=_set(ds.dest_face_up, deck_index, _set(row, row.index(card), new_card)))
+
+
+def face_up_destinations(ds: DeckState) -> list[int]:
+    return [c for row in ds.dest_face_up for c in row if c is not None]
+
+
+def explore_destination(ds: DeckState, player: int, card: int) -> tuple[DeckState, list[dict[str, Any]]]:
+    """Explore: a face-up (or this player's reserved) Destination goes above the ship."""
+    notices: list[dict[str, Any]] = []
+    if card in ds.reserved[player]:
+        mine = list(ds.reserved[player])
+        mine.remove(card)
+        ds = replace(ds, reserved=_set(ds.reserved, player, tuple(mine)))
+    else:
+        ds = _take_face_up(ds, card, notices)
+    return replace(ds, explored=_set(ds.explored, player, (*ds.explored[player], card))), notices
+
+
+def reserve_destination(ds: DeckState, player: int, card: int) -> tuple[DeckState, list[dict[str, Any]]]:
+    """Golden Bracelet: a face-up Destination is set aside next to the player; its place refills."""
+    notices: list[dict[str, Any]] = []
+    ds = _take_face_up(ds, card, notices)
+    return replace(ds, reserved=_set(ds.reserved, player, (*ds.reserved[player], card))), notices
 
 
 def replace_viking(ds: DeckState, seed: int, names: Sequence[str],

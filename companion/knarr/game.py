@@ -13,10 +13,12 @@ Event types (all plain JSON dicts; an optional "meta" dict is stored but ignored
 - ``{"type": "end_turn"}`` (optionally ``"player": i`` to guard against a double tap from two
   phones): ends the active player's turn, then either ends the game or starts the next player's
   turn and pays their reputation income.
-- Virtual deck only (setup.virtual_deck): ``take_viking`` (player, slot), ``play_viking``
-  (player, card, optional ``"collect": true`` to also take the column's assets, caps applied,
-  in the same undo step), ``draw_viking`` (player, to = "crew" | "hand"), ``discard_vikings`` (player,
-  cards), ``take_destination`` (player, card), ``replace_viking`` (slot; Mead Cup only).
+- Virtual deck only (setup.virtual_deck): the rules moves of `turn.py` (``recruit``,
+  ``take_viking``, ``explore``, ``trade``, ``reserve``, ``replace_viking``, ``discard_vikings``); with the
+  deck, ``end_turn`` is refused until the turn's action is done (or no action is possible).
+- ``claim_seat`` (player, holder, optional ``"takeover": true``) and ``release_seat`` (player, holder):
+  which phone holds a seat (private hands). They change no rule state, and undo skips them: undo
+  always takes back the last *move*, keeping the seat claims made since.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from .data import (
     TOKEN_CAP,
     TOKEN_START,
     VIKING_BY_ID,
+    VIKING_COLOURS,
 )
 from .deck import DeckState
 from .errors import KnarrError
@@ -51,23 +54,26 @@ from .rules import (
     triggers_end,
 )
 from .setup import KnarrSetup, new_setup, setup_sheet
+from .turn import RULE_EVENTS, Rules, TurnState, can_end_turn, legal_moves
 
 GAIN_FIELDS: tuple[str, ...] = ("vp", "reputation", "recruit", "bracelet")
-DECK_EVENTS: tuple[str, ...] = (
-    "take_viking", "play_viking", "draw_viking", "discard_vikings", "take_destination", "replace_viking",
-)
-EVENT_TYPES: tuple[str, ...] = ("gain", "end_turn", *DECK_EVENTS)
+SEAT_EVENTS: tuple[str, ...] = ("claim_seat", "release_seat")
+EVENT_TYPES: tuple[str, ...] = ("gain", "end_turn", *RULE_EVENTS, *SEAT_EVENTS)
 _EVENT_FIELDS: Mapping[str, frozenset[str]] = {
     "gain": frozenset({"player", *GAIN_FIELDS}),
     "end_turn": frozenset({"player"}),
+    "recruit": frozenset({"player", "card"}),
     "take_viking": frozenset({"player", "slot"}),
-    "play_viking": frozenset({"player", "card", "collect"}),
-    "draw_viking": frozenset({"player", "to"}),
+    "explore": frozenset({"player", "card", "pay", "recruits"}),
+    "trade": frozenset({"player", "bracelets"}),
+    "reserve": frozenset({"player", "card"}),
+    "replace_viking": frozenset({"player", "slot"}),
     "discard_vikings": frozenset({"player", "cards"}),
-    "take_destination": frozenset({"player", "card"}),
-    "replace_viking": frozenset({"slot"}),
+    "claim_seat": frozenset({"player", "holder", "takeover"}),
+    "release_seat": frozenset({"player", "holder"}),
 }
-_NEEDS_PLAYER = frozenset(t for t in EVENT_TYPES if t not in ("end_turn", "replace_viking"))
+_NEEDS_PLAYER = frozenset(t for t in EVENT_TYPES if t != "end_turn")
+MAX_HOLDER_LENGTH = 64
 _COMMON_FIELDS = frozenset({"type", "meta", "seq"})
 FORMAT_VERSION = 1
 HISTORY_LENGTH = 12
@@ -101,6 +107,8 @@ class GameState:
     triggered_by: int | None = None  # first player to reach 40
     finished: bool = False
     deck: DeckState | None = None
+    turn_state: TurnState = TurnState()
+    seats: tuple[str | None, ...] = ()  # the phone holding each seat (an opaque id), None = free
 
 
 def _is_int(value: object) -> bool:
@@ -127,7 +135,7 @@ def _start_turn(setup: KnarrSetup, state: GameState, notices: list[dict[str, Any
     income = player.income
     notices.append(notice("turn_started", player=seat, name=setup.players[seat].name,
                           turn=state.turn, round=state.round))
-    state = replace(state, turn_income=income)
+    state = replace(state, turn_income=income, turn_state=TurnState())
     if income:
         notices.append(notice("income_paid", player=seat, name=setup.players[seat].name, amount=income))
         state = _with_score(setup, state, seat, replace(player, score=player.score + income), notices)
@@ -140,6 +148,7 @@ def initial_state(setup: KnarrSetup) -> GameState:
         players=tuple(PlayerState() for _ in setup.players),
         active=setup.first_player,
         deck=vdeck.deal(setup.player_count, setup.seed) if setup.virtual_deck else None,
+        seats=tuple(None for _ in setup.players),
     )
     return _start_turn(setup, state, [])
 
@@ -186,32 +195,46 @@ def normalise_event(setup: KnarrSetup, event: object) -> dict[str, Any]:
                     raise KnarrError("invalid_amount", field=name, amount=amount)
         if not any(event.get(name, 0) for name in GAIN_FIELDS):
             raise KnarrError("empty_gain")
+    if kind in SEAT_EVENTS:
+        holder = event.get("holder")
+        if not isinstance(holder, str) or not 0 < len(holder) <= MAX_HOLDER_LENGTH:
+            raise KnarrError("malformed_event", field="holder")
+        if not isinstance(event.get("takeover", False), bool):
+            raise KnarrError("malformed_event", field="takeover")
     clean = {k: (list(v) if isinstance(v, list) else v) for k, v in event.items()}
     if "meta" in clean:
         clean["meta"] = copy.deepcopy(dict(clean["meta"]))
     return clean
 
 
-def _apply_gain(setup: KnarrSetup, state: GameState, event: Mapping[str, Any],
+def capped_gain(setup: KnarrSetup, state: GameState, seat: int, amounts: Mapping[str, int],
                 notices: list[dict[str, Any]]) -> GameState:
-    seat = event["player"]
+    """Apply VP, reputation and token changes to one seat: caps applied and reported, 40 checked.
+
+    Spending more tokens than the ship holds is refused (KnarrError) and changes nothing.
+    """
     name = setup.players[seat].name
     player = state.players[seat]
     for token in ("recruit", "bracelet"):
-        delta = event.get(token, 0)
+        delta = amounts.get(token, 0)
         have = getattr(player, token)
         if have + delta < 0:
             raise KnarrError("negative_tokens", player=seat, name=name, token=token, have=have, spend=-delta)
-    reputation, rep_lost = add_reputation(player.reputation, event.get("reputation", 0))
+    reputation, rep_lost = add_reputation(player.reputation, amounts.get("reputation", 0))
     if rep_lost:
         notices.append(notice("reputation_lost", player=seat, name=name, lost=rep_lost))
     tokens: dict[str, int] = {}
     for token in ("recruit", "bracelet"):
-        tokens[token], lost = add_tokens(getattr(player, token), event.get(token, 0))
+        tokens[token], lost = add_tokens(getattr(player, token), amounts.get(token, 0))
         if lost:
             notices.append(notice("token_lost", player=seat, name=name, token=token, lost=lost))
-    updated = replace(player, score=player.score + event.get("vp", 0), reputation=reputation, **tokens)
+    updated = replace(player, score=player.score + amounts.get("vp", 0), reputation=reputation, **tokens)
     return _with_score(setup, state, seat, updated, notices)
+
+
+def _apply_gain(setup: KnarrSetup, state: GameState, event: Mapping[str, Any],
+                notices: list[dict[str, Any]]) -> GameState:
+    return capped_gain(setup, state, event["player"], {k: event.get(k, 0) for k in GAIN_FIELDS}, notices)
 
 
 def _apply_end_turn(setup: KnarrSetup, state: GameState, event: Mapping[str, Any],
@@ -221,6 +244,11 @@ def _apply_end_turn(setup: KnarrSetup, state: GameState, event: Mapping[str, Any
     if claimed is not None and claimed != seat:
         raise KnarrError("not_active_player", player=claimed, name=setup.players[claimed].name,
                          active=seat, active_name=setup.players[seat].name)
+    if state.deck is not None and not can_end_turn(setup, state):
+        ds, turn = state.deck, state.turn_state
+        if ds.must_discard:
+            raise KnarrError("waiting_for_discard", names=[setup.players[s].name for s in ds.must_discard])
+        raise KnarrError("take_a_viking_first" if turn.take_colour is not None else "action_first")
     player = state.players[seat]
     state = replace(state, players=(*state.players[:seat], replace(player, turns=player.turns + 1),
                                     *state.players[seat + 1:]))
@@ -237,39 +265,26 @@ def _apply_end_turn(setup: KnarrSetup, state: GameState, event: Mapping[str, Any
     return _start_turn(setup, state, notices)
 
 
-def _apply_deck(setup: KnarrSetup, state: GameState, event: Mapping[str, Any],
+def _apply_seat(setup: KnarrSetup, state: GameState, event: Mapping[str, Any],
                 notices: list[dict[str, Any]]) -> GameState:
-    ds = state.deck
-    if ds is None:
-        raise KnarrError("no_virtual_deck")
-    names = [p.name for p in setup.players]
-    kind, seat, seed = event["type"], event.get("player", 0), setup.seed
-    if kind == "take_viking":
-        ds, more = vdeck.take_viking(ds, seed, names, seat, event.get("slot"))
-    elif kind == "play_viking":
-        collect = event.get("collect", False)
-        if not isinstance(collect, bool):
-            raise KnarrError("malformed_event", field="collect")
-        ds, more = vdeck.play_viking(ds, seat, event.get("card"))
-        if collect:
-            # One undo step for the whole Recruit: the column's assets are taken with the card.
-            gains = more[0]["params"]["gain_counts"]
-            notices.extend(more)
-            state = replace(state, deck=ds)
-            return _apply_gain(setup, state, {"player": seat, **gains}, notices)
-    elif kind == "draw_viking":
-        ds, more = vdeck.draw_viking(ds, seed, names, seat, event.get("to", "crew"))
-    elif kind == "discard_vikings":
-        ds, more = vdeck.discard_vikings(ds, seed, names, seat, event.get("cards"))
-    elif kind == "take_destination":
-        ds, more = vdeck.take_destination(ds, seat, event.get("card"))
-    else:  # replace_viking
-        if "mead_cup" not in setup.artifacts:
-            raise KnarrError("artifact_not_in_play", artifact="mead_cup",
-                             artifact_name_en="Mead Cup", artifact_name_tr="Bal Şarabı Kupası")
-        ds, more = vdeck.replace_viking(ds, seed, names, event.get("slot"))
-    notices.extend(more)
-    return replace(state, deck=ds)
+    seat, holder = event["player"], event["holder"]
+    current = state.seats[seat]
+    name = setup.players[seat].name
+    if event["type"] == "release_seat":
+        if current != holder:
+            raise KnarrError("seat_not_yours", player=seat, name=name)
+        notices.append(notice("seat_released", player=seat, name=name))
+        return replace(state, seats=_set(state.seats, seat, None))
+    if current == holder:
+        raise KnarrError("seat_already_yours", player=seat, name=name)
+    if current is not None and not event.get("takeover", False):
+        raise KnarrError("seat_taken", player=seat, name=name)
+    notices.append(notice("seat_handed_over" if current is not None else "seat_claimed", player=seat, name=name))
+    return replace(state, seats=_set(state.seats, seat, holder))
+
+
+def _set(seq: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*seq[:index], value, *seq[index + 1:])
 
 
 def apply_event(setup: KnarrSetup, state: GameState, event: object) -> tuple[GameState, dict[str, Any],
@@ -283,15 +298,20 @@ def apply_event(setup: KnarrSetup, state: GameState, event: object) -> tuple[Gam
 def _apply_clean(setup: KnarrSetup, state: GameState,
                  clean: Mapping[str, Any]) -> tuple[GameState, list[dict[str, Any]]]:
     """Apply an already normalised event; returns the new state and the raw notices."""
+    notices: list[dict[str, Any]] = []
+    kind = clean["type"]
+    if kind in SEAT_EVENTS:  # phones may still change hands after the game (to see the final table)
+        return _apply_seat(setup, state, clean, notices), notices
     if state.finished:
         raise KnarrError("game_over")
-    notices: list[dict[str, Any]] = []
-    if clean["type"] == "gain":
+    if kind == "gain":
         state = _apply_gain(setup, state, clean, notices)
-    elif clean["type"] == "end_turn":
+    elif kind == "end_turn":
         state = _apply_end_turn(setup, state, clean, notices)
     else:
-        state = _apply_deck(setup, state, clean, notices)
+        if state.deck is None:
+            raise KnarrError("no_virtual_deck")
+        state = Rules(setup, state, capped_gain, notices).apply(clean)
     return state, notices
 
 
@@ -316,12 +336,17 @@ def describe_event(setup: KnarrSetup, before: GameState, event: Mapping[str, Any
         params["deltas"] = {k: event[k] for k in GAIN_FIELDS if event.get(k)}
     elif kind in ("take_viking", "replace_viking"):
         params["slot_no"] = event["slot"] + 1
-    elif kind == "play_viking":
+        params["colour"] = VIKING_COLOURS[event["slot"]]
+    elif kind == "recruit":
         params["colour"] = VIKING_BY_ID[event["card"]].colour
     elif kind == "discard_vikings":
         params["count"] = len(event["cards"])
-    elif kind == "take_destination":
-        params["deck_names"] = dict(DESTINATION_DECK_NAMES[DESTINATION_BY_ID[event["card"]].deck])
+    elif kind in ("explore", "reserve"):
+        dest = DESTINATION_BY_ID[event["card"]]
+        params["deck_names"] = dict(DESTINATION_DECK_NAMES[dest.deck])
+        params["cost_text_en"], params["cost_text_tr"] = dest.cost.text("en"), dest.cost.text("tr")
+    elif kind == "trade":
+        params["count"] = event["bracelets"]
     return {lang: render(f"event_{kind}", lang, params) for lang in ("en", "tr")}
 
 
@@ -380,8 +405,9 @@ class KnarrGame:
 
     def _record(self, event: object) -> list[dict[str, Any]]:
         clean = normalise_event(self.setup, event)
-        if "seq" in clean and clean["seq"] != len(self._events):
-            raise KnarrError("stale_event", expected=len(self._events), got=clean["seq"])
+        seq = clean.pop("seq", None)  # checked, not stored: undo may move later seat events down
+        if seq is not None and seq != len(self._events):
+            raise KnarrError("stale_event", expected=len(self._events), got=seq)
         state, notices = _apply_clean(self.setup, self.state, clean)
         self._states.append(state)
         self._events.append(clean)
@@ -389,20 +415,34 @@ class KnarrGame:
         return notices
 
     def undo(self, count: int = 1, seq: int | None = None) -> list[dict[str, Any]]:
-        """Drop the last `count` events (all or nothing); returns the removed events, oldest first.
+        """Take back the last `count` moves (all or nothing); returns the removed events, oldest first.
 
-        `seq`, when given, is the event count the sender saw: two phones tapping undo at once
-        then remove one event, not two (the second gets ``stale_event``).
+        Seat claims are not moves: undo skips them and keeps the claims made since. `seq`, when
+        given, is the event count the sender saw: two phones tapping undo at once then remove one
+        move, not two (the second gets ``stale_event``).
         """
         if seq is not None and seq != len(self._events):
             raise KnarrError("stale_event", expected=len(self._events), got=seq)
-        if not _is_int(count) or count < 1 or count > len(self._events):
+        moves = [i for i, e in enumerate(self._events) if e["type"] not in SEAT_EVENTS]
+        if not _is_int(count) or count < 1 or count > len(moves):
             raise KnarrError("nothing_to_undo")
-        removed = self._events[-count:]
-        del self._events[-count:]
-        del self._states[-count:]
-        del self._notices[-count:]
+        removed: list[dict[str, Any]] = []
+        for index in reversed(moves[-count:]):
+            later = self._events[index + 1:]
+            removed.insert(0, self._events[index])
+            del self._events[index:]
+            del self._states[index + 1:]
+            del self._notices[index + 1:]
+            for event in later:  # only seat events: they replay on the earlier state unchanged
+                self._record(event)
         return removed
+
+    def legal_moves(self) -> list[dict[str, Any]]:
+        """Every legal rules move now (virtual deck only; explore payments one per colour pattern)."""
+        return legal_moves(self.setup, self.state)
+
+    def can_undo(self) -> bool:
+        return any(e["type"] not in SEAT_EVENTS for e in self._events)
 
     # --- storage ---
     def save(self) -> dict[str, Any]:
@@ -495,8 +535,10 @@ class KnarrGame:
             "winners": [e["player"] for e in table if e["rank"] == 1] if state.finished else [],
             "notices": self.notices,
             "event_count": len(self._events),
-            "can_undo": bool(self._events),
-            "last_event": history[0] if history else None,
+            "can_undo": self.can_undo(),
+            "last_event": next((h for h in history if h["event"]["type"] not in SEAT_EVENTS), None),
             "history": history,
             "deck": None if state.deck is None else state.deck.to_dict(),
+            "turn_state": state.turn_state.to_dict(),
+            "seats": list(state.seats),
         }

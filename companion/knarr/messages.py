@@ -145,8 +145,8 @@ TEMPLATES: Mapping[str, Mapping[str, str]] = {
         "tr": "{deck_name} destesi boş: yuva boş kalır.",
     },
     "column_gains": {
-        "en": "Collect the assets of your {colour_name} column: {gains}.",
-        "tr": "{colour_name} sütununuzun kazanımlarını alın: {gains}.",
+        "en": "{name} recruited into the {colour_name} column and collects: {gains}.",
+        "tr": "{name} {colour_name} sütuna devşirdi ve topluyor: {gains}.",
     },
     # --- the event history (one line per recorded event) ---
     "event_gain": {
@@ -158,28 +158,166 @@ TEMPLATES: Mapping[str, Mapping[str, str]] = {
         "tr": "{name} sırasını bitirdi.",
     },
     "event_take_viking": {
-        "en": "{name} took the face-up Viking of slot {slot_no}.",
-        "tr": "{name} {slot_no}. yuvadaki açık Viking'i aldı.",
+        "en": "{name} took the face-up Viking of the {colour_name} slot into the hand.",
+        "tr": "{name} {colour_name} yuvadaki açık Viking'i eline aldı.",
     },
-    "event_play_viking": {
-        "en": "{name} recruited a {colour_name} Viking.",
-        "tr": "{name} {colour_name} bir Viking devşirdi.",
-    },
-    "event_draw_viking": {
-        "en": "{name} drew a Viking card.",
-        "tr": "{name} bir Viking kartı çekti.",
+    "event_recruit": {
+        "en": "{name} recruited a {colour_name} Viking (Recruit).",
+        "tr": "{name} {colour_name} bir Viking devşirdi (Devşir).",
     },
     "event_discard_vikings": {
         "en": "{name} discarded {count} Viking card(s).",
         "tr": "{name} {count} Viking kartını ıskartaya attı.",
     },
-    "event_take_destination": {
-        "en": "{name} explored a card of the {deck_name}.",
-        "tr": "{name} {deck_name} destesinden bir kart keşfetti.",
+    "event_explore": {
+        "en": "{name} explored a card of the {deck_name} (cost: {cost_text}).",
+        "tr": "{name} {deck_name} destesinden bir kart keşfetti (maliyet: {cost_text}).",
+    },
+    "event_trade": {
+        "en": "{name} traded with {count} silver bracelet(s).",
+        "tr": "{name} {count} Gümüş Bilezik harcayarak ticaret yaptı.",
+    },
+    "event_reserve": {
+        "en": "{name} reserved a card of the {deck_name} (Golden Bracelet).",
+        "tr": "{name} {deck_name} destesinden bir kartı rezerve etti (Altın Bilezik).",
     },
     "event_replace_viking": {
-        "en": "The face-up Viking of slot {slot_no} was replaced (Mead Cup).",
-        "tr": "{slot_no}. yuvadaki açık Viking değiştirildi (Bal Şarabı Kupası).",
+        "en": "{name} replaced the face-up Viking of the {colour_name} slot (Mead Cup).",
+        "tr": "{name} {colour_name} yuvadaki açık Viking'i değiştirdi (Bal Şarabı Kupası).",
+    },
+    "event_claim_seat": {
+        "en": "A phone took {name}'s seat.",
+        "tr": "Bir telefon {name} oyuncusunun yerini aldı.",
+    },
+    "event_release_seat": {
+        "en": "A phone gave up {name}'s seat.",
+        "tr": "Bir telefon {name} oyuncusunun yerini bıraktı.",
+    },
+    # --- the rules of a virtual-deck turn (turn.py) ---
+    "waiting_for_discard": {
+        "en": "First {names} must discard 1 Viking (the deck and the discard pile are empty).",
+        "tr": "Önce {names} 1 Viking'i ıskartaya atmalı (deste ve ıskarta boş).",
+    },
+    "take_a_viking_first": {
+        "en": "Finish the Recruit first: take a face-up Viking into your hand.",
+        "tr": "Önce Devşir'i bitirin: tahtadan açık bir Viking'i elinize alın.",
+    },
+    "action_first": {
+        "en": "Take your turn's action first: Recruit or Explore.",
+        "tr": "Önce turun aksiyonunu yapın: Devşir ya da Keşfet.",
+    },
+    "one_action_per_turn": {
+        "en": "You have already taken this turn's action (one Recruit or one Explore per turn).",
+        "tr": "Bu turun aksiyonunu zaten yaptınız (turda bir Devşir ya da bir Keşfet).",
+    },
+    "no_take_now": {
+        "en": "A face-up Viking is taken only as the last step of a Recruit.",
+        "tr": "Açık Viking yalnızca Devşir'in son adımında alınır.",
+    },
+    "take_needs_recruit": {
+        "en": "Only the Viking of the {colour_name} slot is free; any other costs 1 recruit token, and you have none.",
+        "tr": "Yalnızca {colour_name} yuvadaki Viking bedava; başkası 1 devşirme jetonu ister ve hiç jetonunuz yok.",
+    },
+    "wrong_cost_count": {
+        "en": "The cost is {cost_text}: choose exactly that many Vikings and recruit tokens.",
+        "tr": "Maliyet {cost_text}: tam o kadar Viking ve devşirme jetonu seçin.",
+    },
+    "wrong_cost_colour": {
+        "en": "The cost is {cost_text}: one of the chosen Vikings has a colour the cost does not ask for.",
+        "tr": "Maliyet {cost_text}: seçilen Viking'lerden birinin rengi maliyette istenmiyor.",
+    },
+    "cost_needs_different_colours": {
+        "en": "The cost is {cost_text}: the chosen Vikings must all have different colours.",
+        "tr": "Maliyet {cost_text}: seçilen Viking'lerin hepsi farklı renkte olmalı.",
+    },
+    "cost_needs_one_colour": {
+        "en": "The cost is {cost_text}: the chosen Vikings must all have the same colour.",
+        "tr": "Maliyet {cost_text}: seçilen Viking'lerin hepsi aynı renkte olmalı.",
+    },
+    "one_trade_per_turn": {
+        "en": "Trade is allowed once per turn.",
+        "tr": "Ticaret turda yalnızca bir kez yapılabilir.",
+    },
+    "no_offer": {
+        "en": "No Artifact offers that move now.",
+        "tr": "Şu an hiçbir Eser bu hamleyi sunmuyor.",
+    },
+    "reserve_full": {
+        "en": "You already have {max} reserved Destinations.",
+        "tr": "Zaten {max} rezerve Keşif kartınız var.",
+    },
+    "no_discard_needed": {
+        "en": "{name} does not have to discard a Viking now.",
+        "tr": "{name} şu an Viking ıskartaya atmak zorunda değil.",
+    },
+    "discard_exactly_one": {
+        "en": "Discard exactly 1 Viking.",
+        "tr": "Tam olarak 1 Viking ıskartaya atın.",
+    },
+    "seat_not_yours": {
+        "en": "This phone does not hold {name}'s seat.",
+        "tr": "Bu telefon {name} oyuncusunun yerini tutmuyor.",
+    },
+    "seat_already_yours": {
+        "en": "This phone already holds {name}'s seat.",
+        "tr": "Bu telefon zaten {name} oyuncusunun yerini tutuyor.",
+    },
+    "seat_taken": {
+        "en": "Another phone holds {name}'s seat; take it over only if that phone is gone.",
+        "tr": "{name} oyuncusunun yerini başka bir telefon tutuyor; yalnızca o telefon yoksa devralın.",
+    },
+    # --- notices of the rules moves ---
+    "explored": {
+        "en": "{name} explored: immediate gain {gains}.",
+        "tr": "{name} keşfetti: anında kazanım {gains}.",
+    },
+    "traded": {
+        "en": "{name} traded {count} silver bracelet(s): {gains}.",
+        "tr": "{name} {count} Gümüş Bilezik ile ticaret yaptı: {gains}.",
+    },
+    "no_viking_to_take": {
+        "en": "{name} can take no face-up Viking: the {colour_name} slot is empty and no recruit token is left.",
+        "tr": "{name} açık Viking alamıyor: {colour_name} yuva boş ve devşirme jetonu kalmadı.",
+    },
+    "artifact_silver_coin": {
+        "en": "Silver Coin: {name} gains 1 VP for a Viking beyond the 3rd of its colour.",
+        "tr": "Gümüş Sikke: {name} rengindeki 3. Viking'in ötesindeki Viking için 1 Zafer Puanı kazanır.",
+    },
+    "artifact_cauldron": {
+        "en": "Cauldron: {name} may take any face-up Viking without spending a recruit.",
+        "tr": "Kazan: {name} devşirme harcamadan istediği açık Viking'i alabilir.",
+    },
+    "artifact_amulet": {
+        "en": "Amulet: {name} completed a line of 5 colours: +1 silver bracelet, +1 recruit, +1 reputation.",
+        "tr": "Muska: {name} 5 renkli bir hattı tamamladı: +1 Gümüş Bilezik, +1 devşirme, +1 İtibar.",
+    },
+    "offer_reserve": {
+        "en": "Golden Bracelet: {name} may reserve a face-up Destination.",
+        "tr": "Altın Bilezik: {name} açık bir Keşif kartını rezerve edebilir.",
+    },
+    "offer_recruit": {
+        "en": "Helmet: {name} may Recruit once more now.",
+        "tr": "Miğfer: {name} şimdi bir kez daha Devşir yapabilir.",
+    },
+    "offer_explore": {
+        "en": "Weathervane: {name} completed a line of 5 colours and may Explore once more (paying the cost).",
+        "tr": "Rüzgar Gülü: {name} 5 renkli bir hattı tamamladı, bir kez daha Keşfet yapabilir (maliyeti ödeyerek).",
+    },
+    "offer_replace": {
+        "en": "Mead Cup: {name} may discard a face-up Viking and replace it with the top card of the deck.",
+        "tr": "Bal Şarabı Kupası: {name} açık bir Viking'i ıskartaya atıp yerine desteden ilk kartı açabilir.",
+    },
+    "seat_claimed": {
+        "en": "{name}'s seat is now held by a phone.",
+        "tr": "{name} oyuncusunun yeri artık bir telefonda.",
+    },
+    "seat_released": {
+        "en": "{name}'s seat is free again.",
+        "tr": "{name} oyuncusunun yeri yeniden boş.",
+    },
+    "seat_handed_over": {
+        "en": "{name}'s seat was handed over to another phone.",
+        "tr": "{name} oyuncusunun yeri başka bir telefona devredildi.",
     },
 }
 
@@ -205,6 +343,8 @@ def _localised(params: Mapping[str, Any], lang: str) -> dict[str, Any]:
     for key in ("names", "winner_names"):
         if isinstance(params.get(key), list | tuple):
             out[key] = ", ".join(map(str, params[key]))
+    if isinstance(params.get(f"cost_text_{lang}"), str):
+        out["cost_text"] = params[f"cost_text_{lang}"]
     if isinstance(params.get(f"artifact_name_{lang}"), str):
         out["artifact_name"] = params[f"artifact_name_{lang}"]
     deck_names = params.get("deck_names")

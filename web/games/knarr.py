@@ -9,16 +9,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import render_template
+from flask import render_template, request, session
 from flask_babel import gettext as _
 
 from companion.knarr import KnarrError, KnarrGame, end_turn, gain
 from companion.knarr.game import GAIN_FIELDS
 
+from ..errors import UserError
 from ..i18n import lang
-from ..storage import GameRecord
+from ..storage import GameRecord, normalise_code
 from .base import Adapter, GameRuleError, PrintJob, form_int
-from .knarr_deck import DECK_ACTIONS, deck_event, deck_view
+from .knarr_deck import DECK_ACTIONS, RULE_ACTIONS, SEAT_ACTIONS, deck_event, deck_view, holder_id
 
 INPUT_ERRORS = frozenset({"malformed_event", "unknown_event", "unknown_player", "invalid_amount", "empty_gain",
                           "negative_tokens", "bad_setup"})
@@ -42,11 +43,18 @@ def _bad_field(field: str) -> GameRuleError:
 class KnarrAdapter(Adapter):
     kind = "knarr"
     # end_turn and undo depend on whose turn the phone showed; a gain is the player's own and is retried.
-    # Deck actions depend on the cards the phone showed (a slot refills), so they are strict too.
-    strict_actions = frozenset({"end_turn", "undo", *DECK_ACTIONS})
+    # Rules moves depend on the cards the phone showed (a slot refills), so they are strict too; a
+    # seat claim is retried (a second phone claiming the same seat then gets "seat taken").
+    strict_actions = frozenset({"end_turn", "undo", *RULE_ACTIONS})
 
     def load(self, record: GameRecord) -> KnarrGame:
-        return KnarrGame.replay(record.setup, record.events)
+        try:
+            return KnarrGame.replay(record.setup, record.events)
+        except KnarrError:
+            # e.g. a virtual-deck table recorded before the deck was played by the rules (free card moves)
+            message = _("This Knarr table was recorded by an older version of Mapsmith and cannot be replayed; "
+                        "please start a new game.")
+            raise UserError(409, "unreadable_game", message) from None
 
     def phase(self, game: KnarrGame) -> str:
         return "over" if game.finished else "play"
@@ -57,23 +65,56 @@ class KnarrAdapter(Adapter):
                 amounts = {k: _int(fields, k, 0) for k in GAIN_FIELDS}
                 game.apply(gain(_int(fields, "player"), **amounts))
             elif action == "end_turn":
-                game.apply(end_turn(_int(fields, "player")))
+                seat = _int(fields, "player")
+                if game.setup.virtual_deck:
+                    self._check_holder(game, seat)
+                game.apply(end_turn(seat))
             elif action == "undo":
                 game.undo()
             elif action in DECK_ACTIONS:
-                game.apply(deck_event(action, fields, _int, _bad_field))
+                event = deck_event(action, fields, _int, _bad_field, self._holder())
+                if action not in SEAT_ACTIONS and game.setup.virtual_deck:
+                    # the crew is public: a forced discard for a seat no phone holds may be tapped anywhere
+                    unheld = action == "discard_vikings" and self._unheld(game, event["player"])
+                    if not unheld:
+                        self._check_holder(game, event["player"])
+                game.apply(event)
             else:
                 raise GameRuleError("bad_action", _("Unknown action."), 400)
         except KnarrError as exc:
             raise rule_error(exc) from None
         return game.events
 
+    @staticmethod
+    def _holder() -> str:
+        """This phone's seat-holder id at the table of the current request."""
+        code = (request.view_args or {}).get("code", "")
+        return holder_id(session, normalise_code(str(code)))
+
+    @staticmethod
+    def _unheld(game: KnarrGame, seat: int) -> bool:
+        return 0 <= seat < game.setup.player_count and game.state.seats[seat] is None
+
+    def _check_holder(self, game: KnarrGame, seat: int) -> None:
+        """Private hands: a seat's cards are played only from the phone that holds the seat."""
+        if not 0 <= seat < game.setup.player_count:
+            return  # the engine answers unknown_player
+        held = game.state.seats[seat]
+        name = game.setup.players[seat].name
+        if held is None:
+            raise GameRuleError("claim_seat_first", _("First tap “I am %(name)s” on %(name)s's phone: a seat's "
+                                                      "cards are played from the phone that holds it.", name=name), 409)
+        if held != self._holder():
+            raise GameRuleError("seat_not_yours", _("%(name)s's seat is held by another phone.", name=name), 409)
+
     def context(self, record: GameRecord, game: KnarrGame) -> dict[str, Any]:
         view = game.to_dict()
         names = ", ".join(view["players"][w]["name"] for w in view["winners"])
         deck = None
         if view["deck"] is not None:
-            deck = deck_view(view["deck"], [p["name"] for p in view["players"]], game.setup.artifacts, lang())
+            me = holder_id(session, record.code)
+            mine = frozenset(i for i, h in enumerate(game.state.seats) if h == me)
+            deck = deck_view(game, lang(), mine)
         return {"code": record.code, "version": record.version, "view": view, "lang_code": lang(),
                 "winner_names": names, "deck": deck}
 
