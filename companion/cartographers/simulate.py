@@ -86,3 +86,18 @@ def play_game(seed: int, side: str | None = None, solo: bool = False) -> Iterato
             coins += earned
         yield PlayedSeason(game.season, before, board, tuple(cards), coins, solo)
         game = game.apply({"type": "next_season"})
+
+
+def change_one_cell(rng: random.Random, board: Board) -> tuple[Board, tuple[int, int]]:
+    """The map with one drawable cell changed (erased, filled, or another terrain): a player's slip."""
+    cells = sorted(board.empty_cells | _drawn(board))
+    r, c = rng.choice(cells)
+    old = board.grid[r][c]
+    new = rng.choice([t for t in (Terrain.EMPTY, *DRAWABLE) if t is not old])
+    rows = [list(row) for row in board.grid]
+    rows[r][c] = new
+    return Board(board.side, tuple(tuple(row) for row in rows)), (r, c)
+
+
+def _drawn(board: Board) -> set[tuple[int, int]]:
+    return {cell for t in DRAWABLE for cell in board.cells_of(t)}
