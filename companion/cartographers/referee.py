@@ -57,11 +57,12 @@ class Step:
     ruins_required: bool
 
 
-def season_steps(cards: Sequence[str]) -> tuple[Step, ...]:
+def season_steps(cards: Sequence[str], *, unique: bool = True) -> tuple[Step, ...]:
     """The drawings a season's revealed cards call for.
 
     A ruins card draws nothing itself: it makes the next explore card's drawing cover a ruins space (an ambush in
-    between keeps the requirement waiting, as the session engine does).
+    between keeps the requirement waiting, as the session engine does). `unique=False` accepts the cards of
+    several seasons in a row, where each card comes up once per season.
     """
     steps: list[Step] = []
     pending = False
@@ -70,7 +71,7 @@ def season_steps(cards: Sequence[str]) -> tuple[Step, ...]:
         cid = str(raw).strip().lower()
         if cid.isdigit() and len(cid) == 1:
             cid = "0" + cid
-        if cid in seen:
+        if cid in seen and unique:
             raise RefereeError(f"card {cid} is listed twice: each card is revealed at most once a season")
         seen.add(cid)
         if cid.startswith(AMBUSH_PREFIX):
@@ -599,7 +600,8 @@ class _Search:
 
 # -- the referee -------------------------------------------------------------------------------------------------
 
-def check_season(before: Board, after: Board, cards: Sequence[str], *, solo: bool = False) -> Verdict:
+def check_season(before: Board, after: Board, cards: Sequence[str], *, solo: bool = False,
+                 unique_cards: bool = True) -> Verdict:
     """Explain the season's new cells as the drawings of `cards` (revealed in this order).
 
     `solo` places ambush monsters by the solo corner walk (exactly there, or no monster when it fits nowhere);
@@ -607,7 +609,7 @@ def check_season(before: Board, after: Board, cards: Sequence[str], *, solo: boo
     """
     if before.side != after.side:
         raise RefereeError(f"the maps are of different sides ({before.side} before, {after.side} after)")
-    steps = season_steps(cards)
+    steps = season_steps(cards, unique=unique_cards)
     problems: list[Problem] = []
     before_filled = 0
     new: dict[Terrain, int] = {t: 0 for t in DRAWABLE}

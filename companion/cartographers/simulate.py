@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .board import Board, legal_placements
+from .board import Board, legal_placements, surrounded_mountains
 from .data import AMBUSH_BY_ID, EXPLORE_BY_ID
 from .session import AMBUSH_PREFIX, Game, Setup
 from .solo import solo_ambush
@@ -101,3 +101,42 @@ def change_one_cell(rng: random.Random, board: Board) -> tuple[Board, tuple[int,
 
 def _drawn(board: Board) -> set[tuple[int, int]]:
     return {cell for t in DRAWABLE for cell in board.cells_of(t)}
+
+
+@dataclass(frozen=True)
+class PlayedTable:
+    """A table's stored game: setup and events, as the web app keeps them, with what the players really drew."""
+
+    setup: Setup
+    events: tuple[dict, ...]
+    shape_coins: tuple[tuple[int, ...], ...]  # [player][season] coins from coin shapes in that season
+    boards: tuple[tuple[Board, ...], ...]  # [player][season] the map at the season's end
+
+
+def play_table(seed: int, players: int = 2, seasons: int = 4, side: str | None = None) -> PlayedTable:
+    """Every player draws every card at a random legal place; each map is scored (grid + coin track) at each
+    season's end. Stops after `seasons` seasons (the game is over after the fourth)."""
+    rng = random.Random(f"table/{seed}")
+    side = side or rng.choice("AB")
+    setup = Setup(seed=seed, side=side, players=tuple(f"Player {i + 1}" for i in range(players)))
+    game = Game.new(setup)
+    boards = [Board.blank(side) for _ in range(players)]
+    coins = [[0] * 4 for _ in range(players)]
+    ends: list[list[Board]] = [[] for _ in range(players)]
+    track = [0] * players
+    solo = players == 1
+    while game.phase != "over" and game.season < seasons:
+        while game.phase == "explore":
+            game = game.apply({"type": "reveal"})
+            turn = game.turns[-1]
+            for p in range(players):
+                boards[p], earned = draw_turn(rng, boards[p], turn["cards"], turn["ruins_required"], solo)
+                coins[p][game.season] += earned
+        for p in range(players):
+            track[p] = min(14, sum(coins[p]) + len(surrounded_mountains(boards[p])))
+            game = game.apply({"type": "score", "player": p, "grid": boards[p].to_words(), "coins": track[p]})
+            ends[p].append(boards[p])
+        if game.season == seasons - 1 and seasons < 4:
+            break
+        game = game.apply({"type": "next_season"})
+    return PlayedTable(setup, game.events, tuple(tuple(c) for c in coins), tuple(tuple(e) for e in ends))
