@@ -127,3 +127,72 @@ def _changed(log: SeasonLog, logs: list[SeasonLog], player: int, board: Board) -
             return earlier.maps[player].grid != board.grid
     return True
 
+
+
+# -- finished games and statistics ------------------------------------------------------------------------------
+
+def game_summary(history: GameHistory) -> dict[str, Any]:
+    """What the history lists of one game: players, the four edicts, final scores, and season by season each
+    player's map (as terrain words) and score. Plain JSON, so it can be cached and exported as it is."""
+    game = history.game
+    setup = game.setup
+    result = game.result()
+    names = list(setup.players)
+    seasons = []
+    for log in history.seasons:
+        players = []
+        for p in range(len(names)):
+            board = log.maps.get(p)
+            players.append({"grid": board.to_words() if board else None,
+                            "score": _score_view(game.season_scores(p)[log.season])})
+        seasons.append({"index": log.season, "cards": list(log.cards), "players": players})
+    return {
+        "over": game.phase == "over",
+        "side": setup.side,
+        "solo": setup.solo,
+        "players": names,
+        "edicts": list(game.scoring),
+        "ranking": [{"name": r["name"], "total": r["total"], "rank": r["rank"], "monsters": r["monsters"]}
+                    for r in result["ranking"]],
+        "winners": [names[w] for w in result["winners"]],
+        "solo_result": result.get("solo"),
+        "seasons": seasons,
+    }
+
+
+def _score_view(entry: dict[str, Any] | None) -> dict[str, Any] | None:
+    if entry is None:
+        return None
+    return {k: entry[k] for k in ("edicts", "cards", "coins", "monsters", "total", "source") if k in entry}
+
+
+def player_statistics(summaries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per player across finished games (players are matched by name, ignoring case and spaces around it):
+    games, wins, average and best final score, and the best season score on each scoring card."""
+    stats: dict[str, dict[str, Any]] = {}
+    for summary in summaries:
+        if not summary.get("over"):
+            continue
+        for row in summary["ranking"]:
+            key = row["name"].strip().casefold()
+            s = stats.setdefault(key, {"name": row["name"].strip(), "games": 0, "wins": 0, "totals": [],
+                                       "best_by_card": {}})
+            s["games"] += 1
+            s["wins"] += row["name"] in summary["winners"]
+            s["totals"].append(row["total"])
+        for season in summary["seasons"]:
+            for name, entry in zip(summary["players"], season["players"], strict=True):
+                score = entry["score"]
+                if not score:
+                    continue
+                best = stats[name.strip().casefold()]["best_by_card"]
+                for card, points in zip(score["cards"], score["edicts"], strict=True):
+                    best[card] = max(best.get(card, points), points)
+    out = []
+    for s in stats.values():
+        totals = s.pop("totals")
+        s["average"] = round(sum(totals) / len(totals), 1)
+        s["best"] = max(totals)
+        s["best_by_card"] = dict(sorted(s["best_by_card"].items()))
+        out.append(s)
+    return sorted(out, key=lambda s: (-s["wins"], -s["average"], s["name"].casefold()))
