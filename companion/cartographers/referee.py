@@ -453,7 +453,8 @@ class _Search:
         for option in offer.options:
             for t in (offer.terrains if not budget else DRAWABLE):
                 wrong = 0 if t in offer.terrains else 1
-                for m in self._masks_near(option.index, rem[t], unplaced, filled, budget):
+                # another terrain is a repair only for an exactly drawn piece: no near placements for it
+                for m in self._masks_near(option.index, rem[t], unplaced, filled, 0 if wrong else budget):
                     rule = "ruins_not_covered" if need_ruins and not m & self.ruins else None
                     yield from self._shaped(m, t, option.coin, False, rem, unplaced, budget, rule, wrong)
         fits = self.option_fits(i, filled)
