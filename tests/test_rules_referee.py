@@ -216,3 +216,19 @@ def test_json_shape_is_the_cli_contract():
     assert set(v) == {"legal", "placements", "coins_from_shapes", "problems"}
     assert set(v["placements"][0]) == {"card", "terrain", "cells", "coin", "fallback"}
     assert all(set(p) == {"code", "cells", "message"} for p in v["problems"])
+
+
+def test_solo_ambush_ignored_when_only_a_turned_shape_would_fit():
+    # found by the held-out benchmark: the solo monster is never turned, so a board where only a turned Gnoll
+    # fits ignores the card (no 1×1 in solo)
+    from companion.cartographers.data import AMBUSH_BY_ID
+    from companion.cartographers.shapes import rotate
+
+    turned = rotate(AMBUSH_BY_ID["04"].shape)
+    assert turned != AMBUSH_BY_ID["04"].shape
+    holes = [(r + 3, c) for r, c in turned]
+    before = board_except("A", holes)
+    assert check_season(before, before, ["ambush-04"], solo=True).legal
+    # with a neighbour drawing it (not solo) the turned monster is drawn
+    assert not check_season(before, before, ["ambush-04"]).legal
+    assert check_season(before, draw(before, monster=holes), ["ambush-04"]).legal

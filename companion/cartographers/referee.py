@@ -328,6 +328,11 @@ class _Search:
             o = self.offers[i]
             if final == ALL_MASK:
                 floor = 0
+            elif o.step.kind == "ambush" and solo:
+                # the solo monster is never turned: it is drawn only if the printed shape fits somewhere
+                printed = AMBUSH_BY_ID[o.step.card.removeprefix(AMBUSH_PREFIX)].shape
+                fits = any(not _mask(cells) & final for cells in translations(printed))
+                floor = len(printed) if fits else 0
             elif self.option_fits(i, final):
                 floor = min(opt.index.size for opt in o.options)
             else:
