@@ -46,3 +46,13 @@ def test_one_changed_cell_is_caught_and_pointed_at():
             caught += (not v.legal) and cell in v.problem_cells
     assert total == 80
     assert caught / total >= 0.95
+
+
+def test_solo_seasons_the_held_out_benchmark_once_failed():
+    # (seed, season) pairs from the first 10,000-season run: a solo ambush whose printed shape fit nowhere was
+    # still required to draw, and a repair's cost was taken from the budget instead of the search
+    cases = {100356: 3, 100638: 3, 101430: 2, 101436: 2, 101466: 3, 101856: 2, 102006: 3}
+    for seed, season in cases.items():
+        s = next(s for s in play_game(seed, solo=True) if s.season == season)
+        v = check_season(s.before, s.after, s.cards, solo=True)
+        assert v.legal and v.coins_from_shapes == s.coins_from_shapes, (seed, [p.message for p in v.problems])

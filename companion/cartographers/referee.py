@@ -636,8 +636,9 @@ def check_season(before: Board, after: Board, cards: Sequence[str], *, solo: boo
     try:
         cost = -1
         for budget in range(MAX_REPAIR + 1):
-            if search.solve(0, 0, budget) <= budget:
-                cost = budget
+            value = search.solve(0, 0, budget)
+            if value <= budget:
+                cost = value
                 break
         if cost < 0:
             raise _NodeLimit
