@@ -14,6 +14,7 @@ import sys
 
 COMMAND_MODULES = (
     "companion.cartographers.cli",
+    "companion.cartographers.referee_cli",
     "companion.knarr.cli",
     "printables.cli",
     "vision.cli",

@@ -58,7 +58,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(instance)
 
     from . import access, csrf, db, errors, i18n, photoqueue, ui, validation
-    from .views import cartographers, home, knarr, scorer, sides, tables
+    from .views import cartographers, history, home, knarr, scorer, sides, tables
 
     db.init_app(app)
     i18n.init_app(app)
@@ -74,6 +74,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(cartographers.bp)
     app.register_blueprint(knarr.bp)
     app.register_blueprint(sides.bp)
+    app.register_blueprint(history.bp)
     if not app.config.get("POLL_FAST_PATH_DISABLED"):
         from .fastpoll import PollFastPath
 

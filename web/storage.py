@@ -269,3 +269,39 @@ def initialise(database: str) -> None:
         store.init_schema()
     finally:
         store.close()
+
+
+# -- game history (additive: finished games listed with a cached summary) -------------------------------------------
+
+SUMMARY_SCHEMA = """
+CREATE TABLE IF NOT EXISTS game_summaries (
+    code TEXT PRIMARY KEY,
+    version INTEGER NOT NULL,
+    summary TEXT NOT NULL
+)
+"""
+
+
+def game_versions(store: Store, kind: str) -> list[tuple[str, int, float, float]]:
+    """(code, version, created, updated) of every game of one kind, newest first: cheap, no event lists."""
+    rows = store._execute(
+        "SELECT code, version, created, updated FROM games WHERE kind = ? ORDER BY updated DESC", (kind,)
+    ).fetchall()
+    return [(code, int(version), created, updated) for code, version, created, updated in rows]
+
+
+def cached_summaries(store: Store) -> dict[str, tuple[int, dict[str, Any]]]:
+    """Every cached summary by table code, with the game version it was made from."""
+    store._execute(SUMMARY_SCHEMA)
+    rows = store._execute("SELECT code, version, summary FROM game_summaries").fetchall()
+    return {code: (int(version), json.loads(summary)) for code, version, summary in rows}
+
+
+def save_summary(store: Store, code: str, version: int, summary: dict[str, Any]) -> None:
+    """Cache a game's summary for its current version (a later change makes it stale, never wrong)."""
+    store._execute(SUMMARY_SCHEMA)
+    store._execute(
+        "INSERT INTO game_summaries (code, version, summary) VALUES (?, ?, ?) "
+        "ON CONFLICT (code) DO UPDATE SET version = excluded.version, summary = excluded.summary",
+        (code, int(version), json.dumps(summary, separators=(",", ":"))),
+    )

@@ -30,6 +30,7 @@ from .errors import UserError
 
 MAX_JSON_BYTES = 256 * 1024  # a full map with every field is ~2 kB
 MAX_DEPTH = 8  # the deepest real body is {"grid": [[...]]}: 3 levels
+MAX_OUTPUT_DEPTH = 64  # the app's own JSON (a history export nests games → seasons → maps → rows) when read back
 MAX_VALUES = 5_000  # every number, string, list and object counted once
 MAX_TEXT = 4_000  # longest string value anywhere in a body
 MAX_FORM_BYTES = 512 * 1024  # form fields outside file parts
@@ -87,12 +88,12 @@ def _count(value: Any, budget: list[int]) -> None:
             _count(item, budget)
 
 
-def loads(data: str | bytes, sizes: bool = True) -> Any:
+def loads(data: str | bytes, sizes: bool = True, depth: int = MAX_DEPTH) -> Any:
     """`json.loads` within the limits above (depth and numbers always, sizes unless told); raises BodyError."""
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
     if sizes and len(raw) > MAX_JSON_BYTES:
         raise BodyError("too_large")
-    if json_depth(raw) > MAX_DEPTH:
+    if json_depth(raw) > depth:
         raise BodyError("too_deep")
     try:
         value = json.loads(raw, parse_float=_finite, parse_constant=_no_constant)
@@ -106,10 +107,10 @@ def loads(data: str | bytes, sizes: bool = True) -> Any:
 
 
 class SafeJSONProvider(DefaultJSONProvider):
-    """The app's JSON: never recursion-deep, never NaN. Request bodies get the size limits in `check_body`."""
+    """The app's JSON: never recursion-deep, never NaN. Request bodies get the tight limits in `check_body`."""
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
-        return loads(s, sizes=False)
+        return loads(s, sizes=False, depth=MAX_OUTPUT_DEPTH)
 
 
 def body_message(code: str) -> str:

@@ -13,7 +13,7 @@
   var paletteEl = document.getElementById('palette');
   var coinsEl = document.getElementById('coins');
   var cells = [];
-  var state = { side: pd.side || 'A', grid: null, locked: {}, ruins: {}, doubt: {}, selected: 'forest' };
+  var state = { side: pd.side || 'A', grid: null, locked: {}, ruins: {}, doubt: {}, marks: {}, selected: 'forest' };
 
   function key(r, c) { return r * N + c; }
 
@@ -59,7 +59,9 @@
     if (state.ruins[k]) cls += ' ruins';
     if (state.locked[k]) cls += ' locked';
     if (state.doubt[k]) cls += ' doubt';
+    if (state.marks[k]) cls += ' ref-bad';
     el.className = cls;
+    if (state.marks[k]) el.title = state.marks[k]; else el.removeAttribute('title');
     el.dataset.terrain = t;
     var iconName = t === 'empty' ? (state.ruins[k] ? 'ruins' : '') : t;
     el.querySelector('use').setAttribute('href', iconName ? '#i-' + iconName : '');
@@ -119,6 +121,7 @@
     delete state.doubt[k];
     clearHighlights();
     renderCell(r, c);
+    document.dispatchEvent(new CustomEvent('mapsmith:edited'));
   }
 
   function focusCell(r, c) {
@@ -240,6 +243,7 @@
     });
     review.classList.remove('hidden');
     document.getElementById('editor-panel').scrollIntoView({ block: 'start' });
+    document.dispatchEvent(new CustomEvent('mapsmith:reading', { detail: reading }));
   }
 
   function handleReading(reading) {
@@ -312,6 +316,7 @@
           pd.version = res.data.version;
           M.flash(L.saved, 'info');
           if (res.data.result && res.data.result.detail) showBreakdown(res.data.result.detail);
+          document.dispatchEvent(new CustomEvent('mapsmith:saved'));
         }).catch(function () { M.flash(L.network, 'error'); }).then(function () { busy(scoreBtn, false); });
       });
     }
@@ -322,6 +327,7 @@
           if (!res.ok) { M.flash(res.data.error, 'error'); return; }
           pd.version = res.data.version;
           M.flash(L.mapSaved, 'info');
+          document.dispatchEvent(new CustomEvent('mapsmith:saved'));
         }).catch(function () { M.flash(L.network, 'error'); }).then(function () { busy(saveMapBtn, false); });
       });
     }
@@ -342,5 +348,12 @@
       if (s.code === pd.code && s.seat === pd.seat) { sessionStorage.removeItem('mapsmith-reading'); applyReading(s.reading); }
     } catch (err) { sessionStorage.removeItem('mapsmith-reading'); }
   }
-  window.MapsmithGrid = { state: state, setSide: setSide, showBreakdown: showBreakdown, applyReading: applyReading };
+  /* Marks from the season referee: cells that don't fit the cards, titled with the likely card. */
+  function mark(list) {
+    state.marks = {};
+    (list || []).forEach(function (m) { state.marks[key(m[0], m[1])] = m[2] || ''; });
+    renderAll();
+  }
+  window.MapsmithGrid = { state: state, setSide: setSide, showBreakdown: showBreakdown, applyReading: applyReading,
+    mark: mark };
 }());

@@ -5,10 +5,11 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from companion.cartographers.data import AMBUSH_BY_ID, CARD_SETS, EDICTS, HERO_PREFIX, MAPS, SCORING_CARDS
+from companion.cartographers.history import GameHistory
 from companion.cartographers.session import MAX_PLAYERS, GameError, Setup
 from companion.cartographers.sides import SideError, is_custom, normalise_side
 
@@ -16,9 +17,11 @@ from .. import access
 from ..db import get_store
 from ..errors import UserError
 from ..games.cartographers import CartographersAdapter, engine_message
+from ..games.referee import referee_view
 from ..i18n import loc
 from ..mapdata import card_sets, categories, page_data, scoring_cards, side_data
 from ..validation import Field, read_fields, request_source
+from .scorer import json_body, parse_board
 from .tables import load_record
 
 bp = Blueprint("cartographers", __name__)
@@ -100,7 +103,8 @@ def player(code: str, seat: int) -> str:
     record = load_record(code)
     if record.kind != "cartographers":
         raise UserError(404, "not_found", _("There is nothing at this address. Check the link or the table code."))
-    game = ADAPTER.load(record)
+    history = GameHistory.replay(Setup.from_dict(record.setup), record.events)
+    game = history.game
     if not 0 <= seat < len(game.setup.players):
         raise UserError(404, "unknown_player", _("Unknown player."))
     view = game.to_dict()
@@ -120,6 +124,9 @@ def player(code: str, seat: int) -> str:
     # the coin track only grows: default to the latest coins this player entered
     earlier = [s for s in scores[: (season if season is not None else game.season) + 1] if s]
     coins = entry["coins"] if entry else (earlier[-1]["coins"] if earlier else 0)
+    referee = referee_view(history, seat, season)
+    if not entry and referee.get("coins"):
+        coins = referee["coins"]["total"]  # coins without typing: the player only confirms
     return render_template(
         "carto/player.html",
         code=record.code, version=record.version, view=view, seat=seat, name=game.setup.players[seat],
@@ -128,8 +135,32 @@ def player(code: str, seat: int) -> str:
         edicts=list(game.edicts_for(season)) if season is not None else [],
         entry=entry, coins=coins, hero_waiting=waiting[-1] if waiting and game.phase != "over" else None,
         my_pending=[p for p in view["pending"] if p["player"] == seat], spent=game.spent_coins(seat),
-        ambush_names={a.id: loc(a) for a in AMBUSH_BY_ID.values()},
+        ambush_names={a.id: loc(a) for a in AMBUSH_BY_ID.values()}, referee=referee,
     )
+
+
+@bp.post("/t/<code>/player/<int:seat>/check")
+def check(code: str, seat: int) -> Response:
+    """The season referee on the map as it is in the editor (photo or painted), before or after saving."""
+    record = load_record(code)
+    if record.kind != "cartographers":
+        raise UserError(404, "not_found", _("There is nothing at this address. Check the link or the table code."))
+    history = GameHistory.replay(Setup.from_dict(record.setup), record.events)
+    game = history.game
+    if not 0 <= seat < len(game.setup.players):
+        raise UserError(404, "unknown_player", _("Unknown player."))
+    body = json_body()
+    season = body.get("season")
+    if season is not None and (not isinstance(season, int) or isinstance(season, bool) or not 0 <= season < 4
+                               or season > game.season):
+        raise UserError(400, "bad_season", _("That season cannot be scored now."))
+    board = parse_board(game.setup.side, body.get("grid")) if body.get("grid") is not None else None
+    referee = referee_view(history, seat, season, board)
+    photo_coins = body.get("photo_coins")
+    if not isinstance(photo_coins, int) or isinstance(photo_coins, bool):
+        photo_coins = None
+    html = render_template("carto/_referee.html", referee=referee, photo_coins=photo_coins, entry=None)
+    return jsonify({**referee, "html": html, "photo_coins": photo_coins})
 
 
 @bp.get("/t/<code>/photo")
