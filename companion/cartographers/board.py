@@ -13,19 +13,27 @@ from itertools import chain
 
 from .data import GRID_SIZE, MAPS
 from .shapes import Cell, Shape, orientations
-from .terrain import DRAWABLE, Terrain, parse_terrain
+from .terrain import DRAWABLE, Terrain, parse_terrain, shorten
 
 N = GRID_SIZE
 TERRAINS: tuple[Terrain, ...] = tuple(Terrain)  # iterating the enum class itself is slow on the scoring path
 ALL_CELLS: tuple[Cell, ...] = tuple((r, c) for r in range(N) for c in range(N))
 
 
+ROW_LETTERS = "ABCDEFGHIJK"
+
+
+def cell_name(row: int, col: int) -> str:
+    """A space as the printed sheet and the grid editor name it: row letter A-K, column 1-11 (B4)."""
+    return f"{ROW_LETTERS[row]}{col + 1}"
+
+
 class BoardError(ValueError):
-    """Bad map input; carries the offending cell so the CLI and UI can point at it."""
+    """Bad map input; carries the offending cell so the CLI and UI can point at it by its sheet name (B4)."""
 
     def __init__(self, message: str, row: int | None = None, col: int | None = None):
         self.row, self.col = row, col
-        where = f"row {row + 1}, column {col + 1}: " if row is not None and col is not None else ""
+        where = f"{cell_name(row, col)}: " if row is not None and col is not None else ""
         super().__init__(where + message)
 
 
@@ -83,7 +91,7 @@ class Board:
         out: list[tuple[Terrain, ...]] = []
         for r, row in enumerate(rows):
             if not isinstance(row, Sequence) or isinstance(row, str) or len(row) != N:
-                raise BoardError(f"row {r + 1} must have {N} cells")
+                raise BoardError(f"row {ROW_LETTERS[r]} must have {N} cells")
             parsed = []
             for c, word in enumerate(row):
                 try:
@@ -160,7 +168,7 @@ class Board:
 def _check_side(side: str) -> str:
     side = str(side).upper()
     if side not in MAPS:
-        raise BoardError(f"unknown map side {side!r} (expected A or B)")
+        raise BoardError(f"unknown map side {shorten(side)!r} (expected A or B)")
     return side
 
 

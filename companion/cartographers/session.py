@@ -45,7 +45,7 @@ from .data import (
 )
 from .scoring import score_season
 from .solo import solo_ambush, solo_rating, threshold_sum
-from .terrain import Terrain
+from .terrain import Terrain, shorten
 
 MAX_PLAYERS = 100
 AMBUSH_PREFIX = "ambush-"
@@ -175,7 +175,7 @@ class Game:
             raise GameError("bad_event", "an event must be an object with a type")
         handler = _HANDLERS.get(event["type"])
         if handler is None:
-            raise GameError("bad_event", f"unknown event type {event['type']!r}")
+            raise GameError("bad_event", f"unknown event type {shorten(event['type'])!r}")
         state = copy.copy(self._state)
         state.deck = list(state.deck)
         state.ambush_deck = list(state.ambush_deck)
