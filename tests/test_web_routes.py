@@ -82,12 +82,12 @@ def test_translations_complete_and_compiled():
     base = Path(__file__).resolve().parents[1] / "web" / "translations" / "tr" / "LC_MESSAGES"
     po = read_po((base / "messages.po").open("rb"))
     mo = read_mo((base / "messages.mo").open("rb"))
-    ids = [m.id for m in po if m.id]
+    ids = [(m.id, m.context) for m in po if m.id]
     assert len(ids) > 150
     untranslated = [m.id for m in po if m.id and (not m.string or m.fuzzy)]
     assert untranslated == []
-    compiled = {m.id: m.string for m in mo if m.id}
-    stale = [i for i in ids if compiled.get(i) != po[i].string]
+    compiled = {(m.id, m.context): m.string for m in mo if m.id}
+    stale = [i for i in ids if compiled.get(i) != po.get(*i).string]
     assert stale == [], "run pybabel compile -d web/translations"
 
 

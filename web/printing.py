@@ -8,7 +8,10 @@ from typing import Any
 from flask import Response
 from flask_babel import gettext as _
 
+from companion.knarr.data import PLAYER_COUNTS as KNARR_PLAYER_COUNTS
 from printables import knarr_pad_pdf, map_sheet_pdf, scores_pdf
+from printables.layout import PAPERS, SIDES
+from printables.strings import LANGS
 
 from .errors import UserError
 
@@ -21,16 +24,33 @@ KINDS: dict[str, tuple[Callable[..., bytes], str]] = {
     "knarr": (knarr_pad_pdf, "players"),
 }
 MAX_PLAYERS_ON_SHEET = 12
+# the player counts each printable takes: the Knarr pad is for 2-4 players, like the game
+PLAYER_RANGE: dict[str, tuple[int, int]] = {"score": (1, MAX_PLAYERS_ON_SHEET),
+                                            "knarr": (min(KNARR_PLAYER_COUNTS), max(KNARR_PLAYER_COUNTS))}
+
+
+def _field_name(key: str) -> str:
+    """The field as the form calls it, in the page language (never the English query key)."""
+    return {"players": _("The number of players"), "copies": _("The number of copies")}.get(key, key)
 
 
 def _int(args: Mapping[str, str], key: str, default: int, low: int, high: int) -> int:
+    raw = args.get(key, default)
     try:
-        value = int(args.get(key, default))
+        value = int(raw)
     except (TypeError, ValueError):
-        raise UserError(400, "bad_number", _("%(field)s must be a whole number.", field=key)) from None
+        raise UserError(400, "bad_number", _("%(field)s must be a whole number.", field=_field_name(key))) from None
     if not low <= value <= high:
         raise UserError(400, "bad_number", _("%(field)s must be between %(low)s and %(high)s.",
-                                             field=key, low=low, high=high))
+                                             field=_field_name(key), low=low, high=high))
+    return value
+
+
+def _choice(args: Mapping[str, str], key: str, default: str, allowed: tuple[str, ...], message: str) -> str:
+    value = str(args.get(key, default)).strip()
+    value = value.upper() if key == "side" else value.lower()
+    if value not in allowed:
+        raise UserError(400, f"bad_{key}", message)
     return value
 
 
@@ -40,14 +60,14 @@ def render(kind: str, args: Mapping[str, str], table: str | None = None, seats: 
         raise UserError(404, "unknown_printable", _("There is no such printable sheet."))
     func, extra = KINDS[kind]
     kwargs: dict[str, Any] = {
-        "paper": args.get("paper", "a4"),
-        "lang": args.get("lang", "en"),
+        "paper": _choice(args, "paper", "a4", tuple(PAPERS), _("The paper must be A4 or Letter.")),
+        "lang": _choice(args, "lang", "en", LANGS, _("The language of the sheet must be Turkish or English.")),
         "copies": len(seats) if seats else _int(args, "copies", 1, 1, MAX_COPIES),
     }
     if extra == "side":
-        kwargs["side"] = args.get("side", "A")
-    else:
-        kwargs["players"] = _int(args, "players", 4, 1, MAX_PLAYERS_ON_SHEET)
+        kwargs["side"] = _choice(args, "side", "A", SIDES, _("The map side must be A or B."))
+    elif not names:
+        kwargs["players"] = _int(args, "players", 4, *PLAYER_RANGE[kind])
     if table is not None:
         kwargs["table"] = table
         kwargs["seats"] = seats

@@ -204,35 +204,51 @@ def placements(board: Board, shape: Shape, *, rotate: bool = True) -> Iterator[t
                     yield cells
 
 
+RUINS_NORMAL = "normal"  # the rules we were given: no shape can cover ruins -> normal placement rules apply
+RUINS_SINGLE_SQUARE = "single_square"  # the printed rulebook: no shape can cover ruins -> draw one 1x1 square
+RUINS_RULES: tuple[str, ...] = (RUINS_NORMAL, RUINS_SINGLE_SQUARE)
+
+
 def legal_placements(
-    board: Board, options: Sequence[Shape], *, ruins_required: bool = False
+    board: Board, options: Sequence[Shape], *, ruins_required: bool = False, ruins_rule: str = RUINS_NORMAL
 ) -> list[Placement]:
     """All legal placements for a card's options under the current rules.
 
     With a Ruins card pending, only placements covering an unfilled ruins space
-    are legal — unless none exists, in which case the rulebook replaces the card
-    with a 1×1 anywhere (see `fallback_needed`), so this returns [] and the caller
-    falls back.
+    are legal. When none exists, the table's `ruins_rule` decides: the rules we
+    were given (`normal`) let the shape be drawn anywhere it fits; the printed
+    rulebook (`single_square`) replaces it with a 1×1 anywhere, so this returns []
+    and the caller falls back (see `fallback_needed`).
     """
+    if ruins_rule not in RUINS_RULES:
+        raise ValueError(f"unknown ruins rule {shorten(ruins_rule)!r} (expected one of: {', '.join(RUINS_RULES)})")
     result: list[Placement] = []
+    anywhere: list[Placement] = []
     ruins = board.unfilled_ruins
     for i, shape in enumerate(options):
         for cells in placements(board, shape):
             covers = any(cell in ruins for cell in cells)
             if ruins_required and not covers:
+                anywhere.append(Placement(cells, i, covers))
                 continue
             result.append(Placement(cells, i, covers))
+    if ruins_required and not result and ruins_rule == RUINS_NORMAL:
+        return anywhere
     return result
 
 
-def fallback_needed(board: Board, options: Sequence[Shape], *, ruins_required: bool = False) -> bool:
+def fallback_needed(
+    board: Board, options: Sequence[Shape], *, ruins_required: bool = False, ruins_rule: str = RUINS_NORMAL
+) -> bool:
     """True when no option can be drawn, so the player draws a single 1×1 square instead."""
     ruins = board.unfilled_ruins
+    fits_somewhere = False
     for shape in options:
         for cells in placements(board, shape):
             if not ruins_required or any(cell in ruins for cell in cells):
                 return False
-    return True
+            fits_somewhere = True
+    return not (fits_somewhere and ruins_rule == RUINS_NORMAL)
 
 
 def surrounded_mountains(board: Board) -> list[Cell]:

@@ -29,7 +29,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import Board, BoardError
+from .board import RUINS_NORMAL, RUINS_RULES, Board, BoardError
 from .data import (
     AMBUSH_BY_ID,
     AMBUSH_CARDS,
@@ -66,6 +66,9 @@ class Setup:
     side: str = "A"
     players: tuple[str, ...] = ("Player 1",)
     scoring: tuple[str, str, str, str] | None = None  # card ids under edicts A-D; None = drawn from the seed
+    # when no shape can cover a ruins space: "normal" placement rules apply (the rules we were given) or,
+    # as a table option, "single_square" (the printed rulebook's ruling: draw one square of any terrain)
+    ruins_rule: str = RUINS_NORMAL
 
     def __post_init__(self) -> None:
         if not isinstance(self.seed, int) or isinstance(self.seed, bool):
@@ -85,14 +88,19 @@ class Setup:
             if sorted(SCORING_BY_ID[i].category for i in ids) != sorted(CATEGORIES):
                 raise GameError("bad_setup", "choose one scoring card of each category")
             object.__setattr__(self, "scoring", ids)
+        if self.ruins_rule not in RUINS_RULES:
+            raise GameError("bad_setup", f"the ruins rule must be one of: {', '.join(RUINS_RULES)}")
 
     @property
     def solo(self) -> bool:
         return len(self.players) == 1
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seed": self.seed, "side": self.side, "players": list(self.players),
-                "scoring": list(self.scoring) if self.scoring else None}
+        out = {"seed": self.seed, "side": self.side, "players": list(self.players),
+               "scoring": list(self.scoring) if self.scoring else None}
+        if self.ruins_rule != RUINS_NORMAL:  # stored setups from before the option read the same
+            out["ruins_rule"] = self.ruins_rule
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Setup:
@@ -104,6 +112,7 @@ class Setup:
             side=d.get("side", "A"),
             players=tuple(d.get("players") or ("Player 1",)),
             scoring=tuple(scoring) if scoring else None,  # type: ignore[arg-type]
+            ruins_rule=d.get("ruins_rule", RUINS_NORMAL),
         )
 
 
@@ -279,6 +288,7 @@ class Game:
         season = SEASONS[st.season]
         return {
             "setup": self.setup.to_dict(),
+            "ruins_rule": self.setup.ruins_rule,
             "solo": self.setup.solo,
             "players": list(self.setup.players),
             "side": self.setup.side,

@@ -8,6 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
+from companion.cartographers.board import RUINS_NORMAL, RUINS_SINGLE_SQUARE
 from companion.cartographers.data import EDICTS, SCORING_CARDS, SEASONS
 from companion.cartographers.session import MAX_PLAYERS, GameError, Setup
 
@@ -51,7 +52,9 @@ def _setup_from_form(form: Any) -> Setup:
     if form.get("scoring_mode") == "chosen":
         scoring = tuple(form.get(f"edict_{letter}") or "" for letter in EDICTS)
     try:
-        return Setup(seed=seed, side=form.get("side", "A"), players=tuple(players), scoring=scoring)
+        ruins_rule = RUINS_SINGLE_SQUARE if form.get("ruins_rule") == RUINS_SINGLE_SQUARE else RUINS_NORMAL
+        return Setup(seed=seed, side=form.get("side", "A"), players=tuple(players), scoring=scoring,
+                     ruins_rule=ruins_rule)
     except GameError as exc:
         raise UserError(400, exc.code, engine_message(exc)) from None
 

@@ -1,0 +1,138 @@
+"""A newcomer's pass through the pages: the rules' own Turkish, one sense per message, errors in the page
+language, the ruins rule as the table chose it, and who passes to whom in an Ambush."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.cartographers.data import EXPLORE_BY_ID
+from companion.cartographers.session import AMBUSH_PREFIX, Game, Setup
+from tests.test_web_knarr import act as knarr_act
+from tests.test_web_knarr import new_knarr
+from tests.test_web_routes import act, new_game, stored
+
+TR = {"Accept-Language": "tr-TR,tr;q=0.9"}
+
+
+def test_score_has_one_message_per_sense(app):
+    from flask_babel import force_locale, pgettext
+
+    with app.test_request_context("/"), force_locale("tr"):
+        assert pgettext("noun: points", "Score") == "Puan"
+        assert pgettext("verb: score it", "Score") == "Puanla"
+
+
+def test_the_season_end_table_reads_puan_in_the_header_and_puanla_on_the_button(app, client):
+    code, token = new_game(client)
+    version = 0
+    while stored(app, code).events == () or Game.replay(Setup.from_dict(stored(app, code).setup),
+                                                      stored(app, code).events).phase == "explore":
+        assert act(client, code, token, "reveal", version).status_code == 200
+        version += 1
+    html = client.get(f"/t/{code}", headers=TR).get_data(as_text=True)
+    table = html[html.index('id="season-scores"'):]
+    table = table[: table.index("</table>")]
+    assert "<th>Puan</th>" in table and ">Puanla<" in re.sub(r"\s+", "", table)
+    assert re.search(r"<th>\s*</th>", table) is None  # no empty header cell
+    assert "<h2>Puan</h2>" in client.get(f"/t/{code}/player/0", headers=TR).get_data(as_text=True)
+    assert "<h2>Puan</h2>" in client.get("/score", headers=TR).get_data(as_text=True)
+
+
+@pytest.mark.parametrize("query, words", [
+    ("/print/knarr.pdf?players=6", "Oyuncu sayısı 2 ile 4 arasında olmalı."),
+    ("/print/score.pdf?players=13", "Oyuncu sayısı 1 ile 12 arasında olmalı."),
+    ("/print/map.pdf?copies=30", "Kopya sayısı 1 ile 20 arasında olmalı."),
+    ("/print/map.pdf?copies=x", "Kopya sayısı bir tam sayı olmalı."),
+    ("/print/map.pdf?side=C", "Harita yüzü A ya da B olmalı."),
+    ("/print/map.pdf?paper=a3", "Kağıt boyutu A4 ya da Letter olmalı."),
+    ("/print/map.pdf?lang=de", "Kağıdın dili Türkçe ya da İngilizce olmalı."),
+])
+def test_print_errors_speak_turkish(client, query, words):
+    r = client.get(query, headers=TR)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 400 and words in html
+    for english in ("must be", "players", "copies", "got "):
+        assert english not in html.split("<main", 1)[-1]
+
+
+def test_the_print_form_offers_the_knarr_pad_two_to_four_players(client):
+    html = client.get("/print").get_data(as_text=True)
+    assert 'data-knarr-range="2 4"' in html and 'data-score-range="1 12"' in html
+    assert client.get("/print/knarr.pdf?players=4").status_code == 200
+
+
+def test_turkish_pages_use_the_rules_terms(app, client):
+    code, _ = new_knarr(client, virtual_deck="1")
+    html = client.get(f"/t/{code}", headers=TR).get_data(as_text=True)
+    assert "Tayfa" in html and "Mürettebat" not in html
+    assert "Maliyet" in html and "Bedel" not in html
+    new = client.get("/c/new", headers=TR).get_data(as_text=True) + client.get("/k/new", headers=TR).get_data(
+        as_text=True)
+    assert "Tohum" not in new and "Karıştırma numarası" in new
+    table = client.get(f"/t/{new_game(client)[0]}", headers=TR).get_data(as_text=True)
+    assert "puan çizelgesi" in table.lower() and "puan kağıdı" not in table.lower()
+    assert "Mevsimin 8 zamanından 0 zamanı geçti" in table
+
+
+def test_knarr_undo_asks_one_question_and_moves_are_numbered_by_the_game(app, client):
+    code, token = new_knarr(client, names=("Ayşe", "Bora"))
+    for version in range(8):
+        assert knarr_act(client, code, token, {"action": "end_turn", "player": version % 2,
+                                               "version": version}).status_code == 200
+    html = client.get(f"/t/{code}", headers=TR).get_data(as_text=True)
+    assert "Bu hamle geri alınsın mı? Bora sırasını bitirdi." in html
+    assert ". geri alınsın mı" not in html
+    values = [int(v) for v in re.findall(r'<li value="(\d+)">', html[html.index("Son hamleler"):])]
+    assert values == [8, 7, 6, 5, 4, 3]
+    en = client.get(f"/t/{code}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Undo this move? Bob" not in en and "Undo this move? Bora ended their turn." in en
+
+
+def find_turn(pred, setup_kw):
+    for seed in range(300):
+        game = Game.new(Setup(seed=seed, **setup_kw))
+        while game.phase == "explore":
+            game = game.apply({"type": "reveal"})
+            if pred(game.turns[-1]):
+                return seed, len(game.events)
+    raise AssertionError("no seed found")
+
+
+def is_ruins(cid):
+    return not cid.startswith(AMBUSH_PREFIX) and EXPLORE_BY_ID[cid].kind == "ruins"
+
+
+@pytest.mark.parametrize("rule, words, not_words", [
+    ("normal", "If no shape can cover one, normal placement rules apply.", "draw a single square"),
+    ("single_square", "If it cannot, draw a single square of any terrain anywhere.", "normal placement rules"),
+])
+def test_the_ruins_card_words_the_table_rule(app, client, rule, words, not_words):
+    players = ("Ann", "Bob")
+    seed, reveals = find_turn(lambda t: is_ruins(t["cards"][0]), {"players": players})
+    code, token = new_game(client, players=players, seed=seed, ruins_rule=rule)
+    assert Setup.from_dict(stored(app, code).setup).ruins_rule == rule
+    for version in range(reveals):
+        assert act(client, code, token, "reveal", version).status_code == 200
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    card = html[html.index('data-kind="ruins"'):]
+    card = card[: card.index("</article>")]
+    assert words in card and not_words not in card
+
+
+def test_an_ambush_says_who_passes_to_whom(app, client):
+    players = ("Ayşe", "Bora", "Cem")
+    seed, reveals = find_turn(lambda t: t["cards"][-1].startswith(AMBUSH_PREFIX), {"players": players})
+    code, token = new_game(client, players=players, seed=seed)
+    for version in range(reveals):
+        assert act(client, code, token, "reveal", version).status_code == 200
+    game = Game.replay(Setup.from_dict(stored(app, code).setup), stored(app, code).events)
+    from companion.cartographers.session import card_view
+
+    pass_to = card_view(game.turns[-1]["cards"][-1])["pass_to"]
+    chain = "Ayşe → Bora → Cem → Ayşe" if pass_to == "left" else "Ayşe → Cem → Bora → Ayşe"
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    assert f"Who passes to whom:</b> {chain}" in html
+    assert 'class="row ambush-shape"' in html
+
