@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext as _
+
 from companion.cartographers.data import CATEGORIES, CATEGORY_NAMES, MAPS, SCORING_CARDS
 from companion.cartographers.terrain import DRAWABLE, TERRAIN_NAMES, Terrain
 
@@ -48,5 +50,6 @@ def page_data() -> dict[str, Any]:
         "sides": {s: side_data(s) for s in MAPS},
         "terrains": terrain_names(),
         "paintable": [t.value for t in PAINTABLE],
+        "ruinsName": _("ruins"),
         "cards": {c["id"]: c for c in scoring_cards()},
     }
