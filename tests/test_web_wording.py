@@ -9,6 +9,7 @@ import pytest
 
 from companion.cartographers.data import EXPLORE_BY_ID
 from companion.cartographers.session import AMBUSH_PREFIX, Game, Setup
+from tests.conftest import csrf_token
 from tests.test_web_knarr import act as knarr_act
 from tests.test_web_knarr import new_knarr
 from tests.test_web_routes import act, new_game, stored
@@ -136,3 +137,79 @@ def test_an_ambush_says_who_passes_to_whom(app, client):
     assert f"Who passes to whom:</b> {chain}" in html
     assert 'class="row ambush-shape"' in html
 
+
+
+def test_done_drawing_is_a_note_per_player_that_never_blocks_and_undo_takes_it_along(app, client):
+    code, token = new_game(client, players=("Ayşe", "Bora", "Cem"), seed=3)
+    assert act(client, code, token, "reveal", 0).status_code == 200
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    assert "Still drawing: Ayşe, Bora, Cem" in html
+    r = act(client, code, token, "drawn", None, player=1)  # not strict: no version needed
+    assert r.status_code == 200 and "Still drawing: Ayşe, Cem" in r.get_json()["html"]
+    assert 'data-player="1"\n              aria-pressed="true"' in r.get_json()["html"]
+    # the reveal is never held up by players still drawing; the next card starts everyone afresh
+    r = act(client, code, token, "reveal", 2)
+    assert r.status_code == 200 and "Still drawing: Ayşe, Bora, Cem" in r.get_json()["html"]
+    act(client, code, token, "drawn", None, player=0)
+    act(client, code, token, "drawn", None, player=2)
+    act(client, code, token, "drawn", None, player=1)
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    assert "Everyone is done drawing." in html and "Undo: the last card revealed" in html
+    # one undo takes back the card together with the taps about it
+    version = stored(app, code).version
+    assert act(client, code, token, "undo", version).status_code == 200
+    events = stored(app, code).events
+    assert [e["type"] for e in events] == ["reveal", "drawn"]
+    tapped = act(client, code, token, "drawn", None, player=1).get_json()["html"]  # Bora taps again: not done
+    assert "Still drawing: Ayşe, Bora, Cem" in tapped
+
+
+def test_the_invitation_is_on_top_until_play_starts_and_the_code_badge_shows_it(app, client):
+    code, token = new_game(client, players=("Ayşe", "Bora"))
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    assert html.index('id="join-panel"') < html.index('id="table"')
+    assert re.search(r'<details class="panel top" id="join-panel" open data-top>', html)
+    assert "data-show-invite" in html
+    act(client, code, token, "reveal", 0)
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    assert html.index('id="join-panel"') > html.index('id="table"') and "data-top" not in html
+    solo, _ = new_game(client, players=("Solo",))
+    assert "data-top" not in client.get(f"/t/{solo}").get_data(as_text=True)
+
+
+def pdf_texts(pdf: bytes) -> list[str]:
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        return [" ".join(doc[i].get_textpage().get_text_range().split()) for i in range(len(doc))]
+    finally:
+        doc.close()
+
+
+def test_sheets_printed_from_a_table_carry_its_edicts_and_each_players_name(app, client):
+    from companion.cartographers.data import SCORING_BY_ID
+
+    code, _ = new_game(client, players=("Ayşe", "Bora", "Cem"))
+    game = Game.replay(Setup.from_dict(stored(app, code).setup), stored(app, code).events)
+    (sheet,) = pdf_texts(client.get(f"/t/{code}/print.pdf?kind=score&lang=tr").data)
+    for letter, cid in zip("ABCD", game.scoring, strict=True):
+        assert f"{letter} {SCORING_BY_ID[cid].name_tr}" in sheet
+    maps = pdf_texts(client.get(f"/t/{code}/print.pdf?lang=en").data)
+    assert len(maps) == 3
+    for page, name in zip(maps, ("Ayşe", "Bora", "Cem"), strict=True):
+        assert "Cartographer:" in page and name in page
+        assert all(other not in page for other in ("Ayşe", "Bora", "Cem") if other != name)
+
+
+def test_long_bad_input_is_cut_in_the_error(client):
+    from companion.cartographers.board import Board
+
+    grid = Board.blank("A").to_words()
+    grid[0][0] = "lava" * 25_000
+    token = csrf_token(client)
+    r = client.post("/api/score", json={"side": "A", "grid": grid, "cards": ["sentinel_wood"]},
+                    headers={"X-CSRF-Token": token, "Accept": "application/json"})
+    body = r.get_json()
+    assert r.status_code == 400 and body["code"] == "bad_grid" and "A1" in body["error"]
+    assert len(body["error"]) < 300

@@ -8,6 +8,7 @@ from typing import Any
 from flask import Response
 from flask_babel import gettext as _
 
+from companion.cartographers.data import SCORING_BY_ID
 from companion.knarr.data import PLAYER_COUNTS as KNARR_PLAYER_COUNTS
 from printables import knarr_pad_pdf, map_sheet_pdf, scores_pdf
 from printables.layout import PAPERS, SIDES
@@ -46,6 +47,14 @@ def _int(args: Mapping[str, str], key: str, default: int, low: int, high: int) -
     return value
 
 
+def _edict_names(ids: str, lang: str) -> list[str]:
+    """The four scoring cards under edicts A-D (ids, comma-separated) as the sheet's language names them."""
+    cards = [SCORING_BY_ID.get(i.strip()) for i in ids.split(",")]
+    if len(cards) != 4 or None in cards:
+        raise UserError(400, "bad_edicts", _("The four edicts are not known scoring cards."))
+    return [c.name_tr if lang == "tr" else c.name_en for c in cards if c is not None]
+
+
 def _choice(args: Mapping[str, str], key: str, default: str, allowed: tuple[str, ...], message: str) -> str:
     value = str(args.get(key, default)).strip()
     value = value.upper() if key == "side" else value.lower()
@@ -71,8 +80,10 @@ def render(kind: str, args: Mapping[str, str], table: str | None = None, seats: 
     if table is not None:
         kwargs["table"] = table
         kwargs["seats"] = seats
-    if names and extra == "players":
+    if names:
         kwargs["names"] = list(names)
+    if kind == "score" and args.get("edicts"):
+        kwargs["edicts"] = _edict_names(str(args["edicts"]), kwargs["lang"])
     try:
         return func(**kwargs)
     except (ValueError, TypeError) as exc:

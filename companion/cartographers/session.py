@@ -18,6 +18,8 @@ Events (JSON objects):
   photo or the grid editor); in solo it places ambush monsters exactly.
 - `{"type": "next_season"}` — after a season's scoring: reshuffle and go on, or
   end the game after winter.
+- `{"type": "drawn", "player": i}` — the player is done drawing the newest card (again: not done);
+  a note for the table that never blocks the next reveal.
 Illegal events raise `GameError` (a ValueError with a stable `code`) and leave
 the game as it was.
 """
@@ -445,6 +447,22 @@ def _score(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
     return event
 
 
+def _drawn(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
+    """A player taps "done drawing" for the newest card (tapping again takes it back).
+
+    Only a note for the table: it never blocks a reveal, and the next reveal starts everyone afresh.
+    """
+    _not_over(st)
+    player = _player(setup, event)
+    if st.phase == "over" or not st.turns:
+        raise GameError("bad_event", "nothing to draw right now")
+    last = st.turns[-1]
+    done = set(last.get("drawn", ()))
+    done.symmetric_difference_update({player})
+    st.turns[-1] = {**last, "drawn": sorted(done)}
+    return {"type": "drawn", "player": player}
+
+
 def _next_season(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
     _not_over(st)
     if st.phase != "season_end":
@@ -472,6 +490,7 @@ _HANDLERS = {
     "map": _map,
     "score": _score,
     "next_season": _next_season,
+    "drawn": _drawn,
 }
 
 
@@ -510,6 +529,7 @@ def _turn_view(turn: dict[str, Any], solo: bool) -> dict[str, Any]:
         "cards": [card_view(c) for c in turn["cards"]],
         "ruins_required": turn["ruins_required"],
         "time": turn["time"],
+        "drawn": list(turn.get("drawn", ())),
     }
     if solo and turn["cards"][-1].startswith(AMBUSH_PREFIX):
         view["solo"] = turn.get("solo")

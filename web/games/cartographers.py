@@ -77,9 +77,10 @@ def score_event(fields: Mapping[str, Any]) -> dict[str, Any]:
 
 def describe_last(game: Game) -> str | None:
     """What Undo would take back, in words, so nobody undoes the wrong thing."""
-    if not game.events:
+    events = [e for e in game.events if e.get("type") != "drawn"]  # undo takes "done drawing" taps along
+    if not events:
         return None
-    last = game.events[-1]
+    last = events[-1]
     players = game.setup.players
     kind = last.get("type")
     if kind == "reveal":
@@ -110,7 +111,11 @@ class CartographersAdapter(Adapter):
             elif action == "next_season":
                 game = game.apply({"type": "next_season"})
             elif action == "undo":
+                while game.events and game.events[-1].get("type") == "drawn":
+                    game = game.undo()  # "done drawing" notes go with the card they were about
                 game = game.undo()
+            elif action == "drawn":
+                game = game.apply({"type": "drawn", "player": _int(fields, "player")})
             elif action == "score":
                 game = game.apply(score_event(fields))
             elif action == "map":
@@ -158,8 +163,11 @@ class CartographersAdapter(Adapter):
         players = list(record.setup["players"])
         options = {"paper": args.get("paper", "a4"), "lang": args.get("lang", "en")}
         kind = args.get("kind", "map")
-        if kind == "map":
-            return PrintJob("map", {**options, "side": record.setup["side"]}, list(range(1, len(players) + 1)))
-        if kind == "score":
-            return PrintJob("score", {**options, "players": str(len(players)), "copies": "1"}, names=players)
+        if kind == "map":  # each player's own sheet: their seat in the QR, their name on the Cartographer line
+            return PrintJob("map", {**options, "side": record.setup["side"]}, list(range(1, len(players) + 1)),
+                            names=players)
+        if kind == "score":  # the table's sheet with its players and the four edicts it plays with
+            edicts = ",".join(self.load(record).scoring)
+            return PrintJob("score", {**options, "players": str(len(players)), "copies": "1", "edicts": edicts},
+                            names=players)
         raise GameRuleError("unknown_printable", _("There is no such printable sheet."), 404)
