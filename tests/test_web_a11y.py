@@ -131,3 +131,21 @@ def test_terrain_areas_carry_patterns_that_survive_colour_blindness(live_server,
     assert all(p != "none" for p in patterns.values())
     # the pairs that merge under deuteranopia look different as areas
     assert patterns["forest"] != patterns["village"] and patterns["water"] != patterns["monster"]
+
+
+def test_the_host_sees_the_invitation_first_until_another_phone_joins(live_server, context_factory):
+    from tests.test_web_browser import create_game
+
+    host = context_factory(locale="en-US").new_page()
+    code = create_game(host, live_server.url, ["Ayşe", "Bora", "Cem"], seed=4)
+    order = "document.getElementById('join-panel').compareDocumentPosition(document.getElementById('table'))"
+    assert host.evaluate(order) & 4  # the invitation comes first (the table follows it)
+    assert host.evaluate("document.getElementById('join-panel').open")
+    host.evaluate("document.getElementById('join-panel').open = false")
+    host.click("[data-show-invite]")  # the code badge brings the code and QR back
+    assert host.evaluate("document.getElementById('join-panel').open")
+    assert host.locator("#join-panel img").is_visible()
+    guest = context_factory(locale="tr-TR").new_page()
+    guest.goto(f"{live_server.url}/t/{code}")
+    host.wait_for_function(f"({order}) & 2", timeout=5000)  # now below the table
+    assert not host.evaluate("document.getElementById('join-panel').open")

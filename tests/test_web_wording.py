@@ -164,15 +164,14 @@ def test_done_drawing_is_a_note_per_player_that_never_blocks_and_undo_takes_it_a
     assert "Still drawing: Ayşe, Bora, Cem" in tapped
 
 
-def test_the_invitation_is_on_top_until_play_starts_and_the_code_badge_shows_it(app, client):
+def test_the_invitation_is_on_top_for_the_host_and_the_code_badge_shows_it(app, client):
     code, token = new_game(client, players=("Ayşe", "Bora"))
     html = client.get(f"/t/{code}").get_data(as_text=True)
     assert html.index('id="join-panel"') < html.index('id="table"')
     assert re.search(r'<details class="panel top" id="join-panel" open data-top>', html)
     assert "data-show-invite" in html
     act(client, code, token, "reveal", 0)
-    html = client.get(f"/t/{code}").get_data(as_text=True)
-    assert html.index('id="join-panel"') > html.index('id="table"') and "data-top" not in html
+    assert "data-top" in client.get(f"/t/{code}").get_data(as_text=True)  # still nobody else here
     solo, _ = new_game(client, players=("Solo",))
     assert "data-top" not in client.get(f"/t/{solo}").get_data(as_text=True)
 
@@ -213,3 +212,30 @@ def test_long_bad_input_is_cut_in_the_error(client):
     body = r.get_json()
     assert r.status_code == 400 and body["code"] == "bad_grid" and "A1" in body["error"]
     assert len(body["error"]) < 300
+
+
+def test_the_invitation_folds_away_once_a_second_phone_opens_the_table(app):
+    host, other = app.test_client(), app.test_client()
+    code, token = new_game(host, players=("Ayşe", "Bora"))
+    page = host.get(f"/t/{code}").get_data(as_text=True)
+    assert "data-top" in page and stored(app, code).version == 0  # the host's own visits are not a join
+    other.get(f"/t/{code}")
+    assert [e["type"] for e in stored(app, code).events] == ["joined"]
+    other.get(f"/t/{code}")
+    assert len(stored(app, code).events) == 1  # noted once
+    page = host.get(f"/t/{code}").get_data(as_text=True)
+    assert "data-top" not in page and page.index('id="join-panel"') > page.index('id="table"')
+    # the host's reveal, sent with the version seen before the join, is not refused for that note
+    moves = re.search(r'name="moves" value="([0-9a-f]+)"', page).group(1)
+    r = host.post(f"/t/{code}/action", json={"action": "reveal", "version": 0, "moves": moves},
+                  headers={"X-CSRF-Token": token, "Accept": "application/json"})
+    assert r.status_code == 200
+    # but a reveal that did not see another phone's reveal still is
+    r = host.post(f"/t/{code}/action", json={"action": "reveal", "version": 1, "moves": moves},
+                  headers={"X-CSRF-Token": token, "Accept": "application/json"})
+    assert r.status_code == 409 and r.get_json()["code"] == "stale"
+    # undo takes back the card and keeps the note
+    version = stored(app, code).version
+    assert act(host, code, token, "undo", version).status_code == 200
+    assert [e["type"] for e in stored(app, code).events] == ["joined"]
+    assert act(host, code, token, "undo", version + 1).get_json()["code"] == "nothing_to_undo"

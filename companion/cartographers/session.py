@@ -20,6 +20,7 @@ Events (JSON objects):
   end the game after winter.
 - `{"type": "drawn", "player": i}` — the player is done drawing the newest card (again: not done);
   a note for the table that never blocks the next reveal.
+- `{"type": "joined"}` — a second phone opened the table (a note for the page, not a move).
 Illegal events raise `GameError` (a ValueError with a stable `code`) and leave
 the game as it was.
 """
@@ -146,6 +147,7 @@ class _State:
     maps: dict[int, Board] = field(default_factory=dict)
     scores: list[list[dict[str, Any] | None]] = field(default_factory=list)
     shuffles: int = 0
+    joined: bool = False  # another phone has opened the table (the host's invitation can fold away)
 
 
 def _initial_state(setup: Setup) -> _State:
@@ -309,6 +311,7 @@ class Game:
             },
             "turns": [_turn_view(t, self.setup.solo) for t in st.turns],
             "ruins_pending": st.ruins_pending,
+            "joined": st.joined,
             "deck_remaining": len(st.deck),
             "removed_ambushes": list(st.removed_ambushes),
             "maps": {str(i): b.to_words() for i, b in st.maps.items()},
@@ -463,6 +466,12 @@ def _drawn(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
     return {"type": "drawn", "player": player}
 
 
+def _joined(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
+    """A second phone opened the table: a note for the page, not a move of the game."""
+    st.joined = True
+    return {"type": "joined"}
+
+
 def _next_season(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
     _not_over(st)
     if st.phase != "season_end":
@@ -491,6 +500,7 @@ _HANDLERS = {
     "score": _score,
     "next_season": _next_season,
     "drawn": _drawn,
+    "joined": _joined,
 }
 
 

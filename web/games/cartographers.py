@@ -6,6 +6,7 @@ what a phone sent, asks the engine, and translates its error codes.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -75,9 +76,23 @@ def score_event(fields: Mapping[str, Any]) -> dict[str, Any]:
     return event
 
 
+NOTES = frozenset({"drawn", "joined"})  # events that note something for the page but are no move of the game
+
+
+def undo_move(game: Game) -> Game:
+    """Take back the last move; "done drawing" taps after it go with it, "a phone joined" stays."""
+    events = list(game.events)
+    moves = [i for i, e in enumerate(events) if e.get("type") not in NOTES]
+    if not moves:
+        raise GameError("nothing_to_undo", "there is nothing to undo")
+    last = moves[-1]
+    kept = events[:last] + [e for e in events[last + 1:] if e.get("type") == "joined"]
+    return Game.replay(game.setup, kept)
+
+
 def describe_last(game: Game) -> str | None:
     """What Undo would take back, in words, so nobody undoes the wrong thing."""
-    events = [e for e in game.events if e.get("type") != "drawn"]  # undo takes "done drawing" taps along
+    events = [e for e in game.events if e.get("type") not in NOTES]
     if not events:
         return None
     last = events[-1]
@@ -111,9 +126,7 @@ class CartographersAdapter(Adapter):
             elif action == "next_season":
                 game = game.apply({"type": "next_season"})
             elif action == "undo":
-                while game.events and game.events[-1].get("type") == "drawn":
-                    game = game.undo()  # "done drawing" notes go with the card they were about
-                game = game.undo()
+                game = undo_move(game)
             elif action == "drawn":
                 game = game.apply({"type": "drawn", "player": _int(fields, "player")})
             elif action == "score":
@@ -125,6 +138,16 @@ class CartographersAdapter(Adapter):
         except GameError as exc:
             raise rule_error(exc) from None
         return list(game.events)
+
+    def moves_digest(self, game: Game) -> str:
+        moves = [e for e in game.events if e.get("type") not in NOTES]
+        return hashlib.sha256(json.dumps(moves, sort_keys=True).encode()).hexdigest()[:16]
+
+    def visit_events(self, game: Game, host: bool) -> list[dict[str, Any]] | None:
+        """A phone other than the host's opening the table is noted once, so the invitation folds away."""
+        if host or any(e.get("type") == "joined" for e in game.events):
+            return None
+        return list(game.apply({"type": "joined"}).events)
 
     def action_result(self, game: Game, action: str, fields: Mapping[str, Any]) -> Any:
         if action == "score":
@@ -143,6 +166,7 @@ class CartographersAdapter(Adapter):
             "version": record.version,
             "view": view,
             "undo_label": describe_last(game),
+            "moves": self.moves_digest(game),
             "winner_names": ", ".join(players[w] for w in view["result"]["winners"]),
             "missing": [players[i] for i, row in enumerate(view["scores"]) if row[season] is None],
         }

@@ -76,9 +76,9 @@
     table.querySelectorAll('details[id][open]').forEach(function (d) { open.push(d.id); });
     table.innerHTML = payload.html;
     open.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
-    // the invitation sat on top while the table was new; once play starts it folds away below the table
+    // the invitation sat on top until a second phone opened the table; then it folds away below the table
     var invite = document.getElementById('join-panel');
-    if (invite && invite.hasAttribute('data-top') && version > 0) {
+    if (invite && invite.hasAttribute('data-top') && table.querySelector('[data-joined="1"]')) {
       invite.removeAttribute('data-top');
       invite.classList.remove('top');
       invite.open = false;

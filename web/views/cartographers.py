@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 
 from companion.cartographers.board import RUINS_NORMAL, RUINS_SINGLE_SQUARE
@@ -76,6 +76,8 @@ def create() -> Response:
         form = request.form
     setup = _setup_from_form(form)
     record = get_store().create("cartographers", setup.to_dict())
+    # this phone is the host: its invitation stays on top until another phone opens the table
+    session["hosted"] = [*session.get("hosted", [])[-9:], record.code]
     return redirect(url_for("tables.table", code=record.code), code=303)
 
 
