@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 COMMAND_MODULES = (
@@ -45,7 +46,21 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("mapsmith: stopped", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `mapsmith deal ... | head`: the reader left, nothing to say
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except Exception as exc:  # the last line of defence: one sentence, never a traceback
+        if os.environ.get("MAPSMITH_DEBUG"):
+            raise
+        print(f"mapsmith: unexpected error ({type(exc).__name__}: {str(exc)[:200]}); "
+              "please report it (MAPSMITH_DEBUG=1 shows the details)", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

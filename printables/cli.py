@@ -46,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     kinds = p.add_subparsers(dest="printable", metavar="WHAT", parser_class=OneLineParser)
 
     m = kinds.add_parser("map", help="Cartographers map sheets (one page per copy, each with its own QR id)")
-    m.add_argument("--side", default="A", type=str.upper, choices=SIDES)
+    m.add_argument("--side", default="A", type=str.upper, choices=SIDES, help="map side (default A)")
     _common(m)
     m.add_argument("--copies", type=int, default=1, help="number of sheets (default 1)")
     m.add_argument("--table", help="table code to put in every QR code (seats 1..N)")
@@ -55,7 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s = kinds.add_parser("scores", help="Cartographers score sheet for the whole table")
     s.add_argument("--players", type=int, default=4, help="rows on the sheet, 1-12 (default 4)")
     _common(s)
-    s.add_argument("--copies", type=int, default=1)
+    s.add_argument("--copies", type=int, default=1, help="number of sheets (default 1)")
     s.add_argument("--set", dest="card_set", default="base", type=str.lower, choices=tuple(CARD_SETS),
                    help="whose seasons: base (8/8/7/6) or heroes (8/7/7/6)")
     s.add_argument("--skills", help="comma-separated skill names in play (Skills packs); '' leaves write-in lines")
@@ -64,18 +64,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     k = kinds.add_parser("knarr", help="Knarr score pad (reputation track with income steps, running score)")
     k.add_argument("--players", type=int, default=4, help="2, 3 or 4 (default 4)")
     _common(k)
-    k.add_argument("--copies", type=int, default=1)
+    k.add_argument("--copies", type=int, default=1, help="number of pads (default 1)")
     k.set_defaults(func=cmd_knarr)
 
     lay = kinds.add_parser("layout", help="the sheet geometry as JSON (points from the page's top-left)")
-    lay.add_argument("--side", default="A", type=str.upper, choices=SIDES)
-    lay.add_argument("--paper", default="a4", type=str.lower, choices=tuple(PAPERS))
+    lay.add_argument("--side", default="A", type=str.upper, choices=SIDES, help="map side (default A)")
+    lay.add_argument("--paper", default="a4", type=str.lower, choices=tuple(PAPERS), help="paper size (default a4)")
     lay.set_defaults(func=cmd_layout)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--paper", default="a4", type=str.lower, choices=tuple(PAPERS))
-    p.add_argument("--lang", default="en", type=str.lower, choices=LANGS)
+    p.add_argument("--paper", default="a4", type=str.lower, choices=tuple(PAPERS), help="paper size (default a4)")
+    p.add_argument("--lang", default="en", type=str.lower, choices=LANGS, help="sheet language (default en)")
     p.add_argument("-o", "--output", required=True, help="output PDF path ('-' for stdout)")
 
 

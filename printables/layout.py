@@ -129,6 +129,7 @@ MARKER_GAP_PT = 8.0  # white space between a marker and the grid's outer border
 LEGEND_GAP_PT = 30.0
 COIN_D_PT = 20.0
 COIN_PITCH_PT = 28.0
+SCORE_MARGIN_PT = 24.0  # the season score boxes run between these page margins
 QR_PT = 80.0  # large modules (3.2 pt for a short payload) so the QR still reads in a reduced photo
 
 
@@ -175,21 +176,24 @@ def sheet_layout(side: str = "A", paper: str = "a4") -> SheetLayout:
         Coin(round(coins_x0 + i * COIN_PITCH_PT, 2), coins_y, COIN_D_PT) for i in range(COIN_TRACK_LENGTH)
     )
 
-    # Season score boxes: 4 seasons side by side, each with 5 boxes, then the game total.
+    # Season score boxes: 4 seasons side by side, each with 5 boxes, then the game total. They span the page
+    # between 24 pt margins (wider than the grid and markers, which stay where they are) and are 30 pt tall; the
+    # monster box (a printed "−" before the count) and the season total get a wider share, room for "−12".
     boxes_y = coins_y + COIN_D_PT + 24
-    # They span the marker-to-marker width (not just the grid) so boxes are ~7 mm wide: room for two digits.
     fields = ("edict1", "edict2", "coins", "monsters", "total")
-    span_x = gx - off
-    span_w = grid_w + 2 * off
+    weights = (1.0, 1.0, 1.0, 1.3, 1.3)
+    span_x = SCORE_MARGIN_PT
+    span_w = page_w - 2 * SCORE_MARGIN_PT
     total_w = 56.0
     season_w = (span_w - total_w - 12) / 4
-    box_w = (season_w - 8) / len(fields)
-    box_h = 24.0
+    unit = (season_w - 8) / sum(weights)
+    box_h = 30.0
     score_boxes: list[ScoreBox] = []
     for s in range(4):
-        x0 = span_x + s * season_w
-        for i, f in enumerate(fields):
-            score_boxes.append(ScoreBox(s, f, round(x0 + i * box_w, 2), boxes_y + 14, round(box_w, 2), box_h))
+        x = span_x + s * season_w
+        for f, weight in zip(fields, weights, strict=True):
+            score_boxes.append(ScoreBox(s, f, round(x, 2), boxes_y + 14, round(unit * weight, 2), box_h))
+            x += unit * weight
     score_boxes.append(ScoreBox(-1, "total", round(span_x + span_w - total_w, 2), boxes_y + 14, total_w, box_h))
 
     layout = SheetLayout(

@@ -66,13 +66,15 @@ def map_sheet_pdf(
     sheet_ids: list[str] | None = None,
     table: str | None = None,
     seats: list[int] | None = None,
+    names: list[str] | None = None,
 ) -> bytes:
     """A PDF with one map sheet per copy, each with its own QR payload `qr_payload(side, id, table, seat)`.
 
     `sheet_ids`, when given, fixes the ids (and the page count: `copies` must be 1
     or equal its length); otherwise fresh random ids are made. With a `table`
     code each page also carries a seat (`seats[i]`, default 1, 2, 3, ...), so a
-    photographed sheet tells the web app whose map it is.
+    photographed sheet tells the web app whose map it is; `names` (one per page, in
+    seat order) are written on the page's Cartographer line, so each player takes their own.
     """
     side, paper, lang = _check_common(side, paper, lang)
     if sheet_ids is not None:
@@ -97,6 +99,10 @@ def map_sheet_pdf(
             raise ValueError(f"{len(seats)} seats for {copies} copies")
     elif table is not None:
         seats = list(range(1, copies + 1))
+    if names is not None:
+        names = [str(n) for n in names]
+        if len(names) != copies:
+            raise ValueError(f"{len(names)} names for {copies} copies")
 
     layout = sheet_layout(side, paper)
     buf = io.BytesIO()
@@ -112,6 +118,8 @@ def map_sheet_pdf(
         c.doForm("sheet")
         _draw_qr(c, layout, qr_payload(side, sid, table, seat))
         _draw_footer(c, layout, lang, sid, table, seat)
+        if names is not None:
+            _draw_name(Page(c, layout.page_h_pt), layout, lang, names[i])
         c.showPage()
     c.save()
     return buf.getvalue()
@@ -191,6 +199,15 @@ def _draw_title(pg: Page, layout: SheetLayout, lang: str) -> None:
     lw = pg.text(split, base, text(lang, "map_title") + ":", 9.5, grey=0.2)
     pg.line(split + lw + 4, base + 1.5, t.x_pt + t.w_pt, base + 1.5)
     pg.text(t.x_pt, t.y_pt + t.h_pt - 12, text(lang, "print_note"), 6.5, grey=0.45)
+
+
+def _draw_name(pg: Page, layout: SheetLayout, lang: str, name: str) -> None:
+    """The player's name on the Cartographer line (a per-page part: the static sheet is shared)."""
+    t: Rect = layout.title
+    base = t.y_pt + 46
+    label_w = pg.c.stringWidth(text(lang, "cartographer") + ":", pg.regular, 9.5)
+    room = t.w_pt * 0.55 - 12 - label_w - 10
+    pg.text(t.x_pt + label_w + 8, base - 1, name, pg.fit_size(name, 13, room, bold=True), bold=True, grey=0.0)
 
 
 def _draw_grid(pg: Page, layout: SheetLayout) -> None:
@@ -385,8 +402,11 @@ def _draw_scores(pg: Page, layout: SheetLayout, lang: str) -> None:
         for b in boxes:
             label = _box_label(s, b.field)
             if label:
-                pg.text(b.x_pt + b.w_pt / 2, top - 4, label, 7, bold=b.field.startswith("edict"),
-                        align="center", grey=0.3)
+                # dark and large enough to survive a pale printer: the ☠ column is read at the table
+                pg.text(b.x_pt + b.w_pt / 2, top - 4, label, 10 if b.field == "monsters" else 8,
+                        bold=b.field.startswith("edict"), align="center", grey=0.05)
+            if b.field == "monsters" and s >= 0:  # the penalty is subtracted: the minus is printed
+                pg.text(b.x_pt + 3, b.y_pt + b.h_pt / 2 + 3, "−", 10, bold=True, grey=0.25)
             c.setStrokeGray(0.15 if b.field == "total" else 0.35)
             c.setLineWidth(1.6 if s < 0 else (1.1 if b.field == "total" else 0.8))
             pg.rect(b.x_pt, b.y_pt, b.w_pt, b.h_pt)

@@ -24,11 +24,13 @@ MARGIN = 36.0
 
 def scores_pdf(players: int = 4, paper: str = "a4", lang: str = "en", copies: int = 1,
                names: Sequence[str] | None = None, card_set: str = BASE,
-               skills: Sequence[str] | None = None) -> bytes:
+               skills: Sequence[str] | None = None, edicts: Sequence[str] | None = None) -> bytes:
     """A landscape PDF with `copies` identical score sheets for `players` rows (1–12).
 
     With `names` (a table's players, in seat order) the rows come pre-filled and
-    there is one row per name. `card_set` picks the seasons: a Heroes sheet names
+    there is one row per name; with `edicts` (the four scoring cards' names under
+    edicts A–D, as a table knows them) the edict lines are filled in too.
+    `card_set` picks the seasons: a Heroes sheet names
     each season's time (8/7/7/6) because Summer differs from the base game.
     `skills` (the Skills packs; names as the table typed them, or blanks to write in)
     adds a line naming them and reminding that coins spent on a skill are crossed
@@ -39,13 +41,16 @@ def scores_pdf(players: int = 4, paper: str = "a4", lang: str = "en", copies: in
         raise ValueError(f"unknown card set {card_set!r} (expected one of: {', '.join(CARD_SETS)})")
     cs = CARD_SETS[card_set]
     names = [str(n) for n in names] if names else []
+    edicts = [str(e) for e in edicts] if edicts else []
+    if edicts and len(edicts) != len(EDICTS):
+        raise ValueError(f"give {len(EDICTS)} edict card names (A-D), got {len(edicts)}")
     if names:
         players = len(names)
     if not 1 <= players <= MAX_PLAYERS:
         raise ValueError(f"players must be between 1 and {MAX_PLAYERS}, got {players}")
     h, w = PAPERS[paper]  # landscape
     return repeated_pages((w, h), f"Cartographers score sheet ({players} players)", copies,
-                          lambda pg: _draw(pg, w, h, players, lang, names, cs, skills))
+                          lambda pg: _draw(pg, w, h, players, lang, names, cs, skills, edicts))
 
 
 def _check(paper: str, lang: str) -> tuple[str, str]:
@@ -72,7 +77,7 @@ def games_per_page(players: int) -> int:
 
 
 def _draw(pg: Page, w: float, h: float, players: int, lang: str, names: Sequence[str] = (),
-          cs: CardSet = CARD_SETS[BASE], skills: Sequence[str] | None = None) -> None:
+          cs: CardSet = CARD_SETS[BASE], skills: Sequence[str] | None = None, edicts: Sequence[str] = ()) -> None:
     left, right = MARGIN, w - MARGIN
     title = text(lang, "scores_title")
     if cs.id != BASE:
@@ -93,11 +98,11 @@ def _draw(pg: Page, w: float, h: float, players: int, lang: str, names: Sequence
             pg.c.setDash(3, 3)
             pg.line(left - 20, y0 - 4, right + 20, y0 - 4)
             pg.c.setDash()
-        _draw_game(pg, left, right, y0 + 6, y0 + slot_h - 12, players, lang, names, cs)
+        _draw_game(pg, left, right, y0 + 6, y0 + slot_h - 12, players, lang, names, cs, edicts)
 
 
 def _draw_game(pg: Page, left: float, right: float, top: float, bottom: float, players: int, lang: str,
-               names: Sequence[str] = (), cs: CardSet = CARD_SETS[BASE]) -> None:
+               names: Sequence[str] = (), cs: CardSet = CARD_SETS[BASE], edicts: Sequence[str] = ()) -> None:
     c = pg.c
     # Edict cards in play (write-in lines A..D) and the date.
     y = top + 12
@@ -111,6 +116,9 @@ def _draw_game(pg: Page, left: float, right: float, top: float, bottom: float, p
         x0 = x + i * slot
         lw = pg.text(x0, y, letter, 10, bold=True)
         pg.line(x0 + lw + 4, y + 1.5, x0 + slot - 14, y + 1.5)
+        if edicts:
+            card = edicts[i]
+            pg.text(x0 + lw + 6, y, card, pg.fit_size(card, 9.5, slot - lw - 22), grey=0.05)
 
     # The table.
     top = top + 24
@@ -144,8 +152,8 @@ def _draw_game(pg: Page, left: float, right: float, top: float, bottom: float, p
         name = season_title(lang, cs.seasons[s], seasons_differ_from_base(cs))
         pg.text(sx + 2.5 * col_w, top + head1 - 5, name, 10, bold=True, align="center", grey=0.05)
         for i, f in enumerate(FIELDS):
-            pg.text(sx + (i + 0.5) * col_w, top + head1 + head2 - 4.5, _field_label(s, f), 8,
-                    bold=f.startswith("edict"), align="center", grey=0.25)
+            pg.text(sx + (i + 0.5) * col_w, top + head1 + head2 - 4.5, _field_label(s, f),
+                    10 if f == "monsters" else 8, bold=f.startswith("edict"), align="center", grey=0.05)
     label = text(lang, "game_total")
     size = pg.fit_size(label, 9, total_w - 6, bold=True)
     pg.text(total_x + total_w / 2, top + (head1 + head2) / 2 + 3, label, size, bold=True, align="center")

@@ -40,14 +40,14 @@ def test_side_d_with_chosen_cards_and_a_hero(tmp_path, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split() == ["Silos", "0"]
     assert lines[1].split() == ["Banded", "Hills", "0"]
-    assert lines[-1].split() == ["monster", "penalty", "0"]  # the destroyed monster costs nothing
+    assert ["monster", "penalty", "0"] in [line.split() for line in lines]  # the destroyed monster costs nothing
 
 
 def test_destroyed_on_a_printed_wasteland_is_refused(tmp_path, capsys):
     grid = board_with("D").to_words()
     grid[1][1] = "destroyed"
     assert main(["score", write_map(tmp_path, "D", grid)]) == 2
-    assert "row 2, column 2: side D has a printed wasteland here" in capsys.readouterr().err
+    assert "B2: side D has a printed wasteland here" in capsys.readouterr().err
 
 
 def test_unknown_side(tmp_path, capsys):

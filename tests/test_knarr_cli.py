@@ -20,7 +20,7 @@ def run(argv: list[str]) -> int:
 
 
 def test_setup_prints_the_deck_for_two_players(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(["knarr-setup", "Ayşe", "Bora", "--seed", "4", "--first", "1", "--artifacts", "suggested",
+    assert run(["knarr-setup", "Ayşe", "Bora", "--seed", "4", "--first", "2", "--artifacts", "suggested",
                 "--lang", "tr"]) == 0
     out = capsys.readouterr().out
     assert "Başlangıç oyuncusu: Bora" in out

@@ -332,3 +332,22 @@ def test_markers_and_qr_survive_a_phone_like_view(side: str, paper: str, seed: i
     size = (int((q.w_pt + 2 * pad) * k), int((q.h_pt + 2 * pad) * k))
     patch = cv2.warpPerspective(photo, to_patch @ np.linalg.inv(homography), size, flags=cv2.INTER_LINEAR)
     assert _decode_qr(patch) == qr_payload(side, FIXED_ID)
+
+
+def test_season_score_boxes_have_room_for_minus_twelve_and_a_dark_skull():
+    """A −12 monster penalty needs ~9 mm; the ☠ label is printed dark and large, with the minus sign."""
+    import pypdfium2 as pdfium
+
+    from printables import map_sheet_pdf
+    from printables.layout import PAPERS, sheet_layout
+
+    mm = 72 / 25.4
+    for paper in PAPERS:
+        lay = sheet_layout("A", paper)
+        monsters = [b for b in lay.score_boxes if b.field == "monsters"]
+        assert len(monsters) == 4 and all(b.w_pt >= 9 * mm and b.h_pt >= 10 * mm for b in monsters)
+        assert all(b.w_pt >= 7 * mm for b in lay.score_boxes)
+    pdf = map_sheet_pdf("A", "a4", "en")
+    page = pdfium.PdfDocument(pdf)[0]
+    text = page.get_textpage().get_text_range()
+    assert text.count("☠") >= 4 and text.count("−") >= 4

@@ -34,16 +34,16 @@ def test_score_selected_cards_text(tmp_path, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split() == ["Sentinel", "Wood", "1"]
     assert lines[1].split() == ["Greenbough", "2"]
-    assert len(lines) == 5
+    assert len(lines) == 6 and lines[-1].split()[0] == "total"
 
 
 @pytest.mark.parametrize(
     "mutate, message",
     [
-        (lambda g: g.__setitem__(3, g[3][:10]), "row 4 must have 11 cells"),
-        (lambda g: g[4].__setitem__(6, "lava"), "row 5, column 7: unknown terrain 'lava'"),
-        (lambda g: g[1].__setitem__(3, "forest"), "row 2, column 4: side A has a printed mountain here"),
-        (lambda g: g[0].__setitem__(0, "mountain"), "row 1, column 1: side A has no printed mountain here"),
+        (lambda g: g.__setitem__(3, g[3][:10]), "row D must have 11 cells"),
+        (lambda g: g[4].__setitem__(6, "lava"), "E7: unknown terrain 'lava'"),
+        (lambda g: g[1].__setitem__(3, "forest"), "B4: side A has a printed mountain here"),
+        (lambda g: g[0].__setitem__(0, "mountain"), "A1: side A has no printed mountain here"),
         (lambda g: g.pop(), "the grid must have 11 rows"),
     ],
 )

@@ -5,7 +5,16 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.cartographers.board import ALL_CELLS, Board, fallback_needed, legal_placements, neighbours
+from companion.cartographers.board import (
+    ALL_CELLS,
+    RUINS_NORMAL,
+    RUINS_RULES,
+    RUINS_SINGLE_SQUARE,
+    Board,
+    fallback_needed,
+    legal_placements,
+    neighbours,
+)
 from companion.cartographers.data import EXPLORE_CARDS
 from companion.cartographers.scoring import SCORERS, monster_penalty, score_card
 from companion.cartographers.session import Game, GameError, Setup
@@ -49,18 +58,22 @@ def test_monster_penalty_counts_each_empty_cell_once(board):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(boards(), st.sampled_from([c for c in EXPLORE_CARDS if c.options]), st.booleans())
-def test_placements_never_overlap_or_leave_the_map(board, card, ruins_required):
+@given(boards(), st.sampled_from([c for c in EXPLORE_CARDS if c.options]), st.booleans(),
+       st.sampled_from(RUINS_RULES))
+def test_placements_never_overlap_or_leave_the_map(board, card, ruins_required, ruins_rule):
     options = [o.cells for o in card.options]
-    found = legal_placements(board, options, ruins_required=ruins_required)
+    found = legal_placements(board, options, ruins_required=ruins_required, ruins_rule=ruins_rule)
+    strict = legal_placements(board, options, ruins_required=ruins_required, ruins_rule=RUINS_SINGLE_SQUARE)
     for p in found[:50]:
         assert all(board.at(cell) is Terrain.EMPTY for cell in p.cells)
         after = board.draw(p.cells, card.terrains[0])
         changed = {cell for cell in ALL_CELLS if after.at(cell) is not board.at(cell)}
         assert changed == set(p.cells)
-        if ruins_required:
+        if ruins_required and strict:
             assert p.covers_ruins
-    assert fallback_needed(board, options, ruins_required=ruins_required) == (not found)
+    if ruins_required and not strict and ruins_rule == RUINS_NORMAL:  # normal placement rules apply
+        assert found == legal_placements(board, options)
+    assert fallback_needed(board, options, ruins_required=ruins_required, ruins_rule=ruins_rule) == (not found)
 
 
 events = st.lists(

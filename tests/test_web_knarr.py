@@ -222,6 +222,8 @@ def test_private_hands_each_phone_sees_only_its_own_and_a_seat_can_be_handed_ove
     code, token_a = new_knarr(ann := app.test_client(), virtual_deck="1")
     bob, table, spare = app.test_client(), app.test_client(), app.test_client()
     token_b, token_s = csrf_token(bob), csrf_token(spare)
+    for phone in (bob, table, spare):  # each phone joins the table first (here by its short code)
+        assert phone.get(f"/t/{code}").status_code == 200
     claim(ann, code, token_a, 0)
     claim(bob, code, token_b, 1)
     ds = deck_of(app, code)

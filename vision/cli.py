@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from companion.cartographers.data import MAPS
@@ -35,8 +36,29 @@ def _fail(exc: Exception, as_json: bool) -> int:
     return 2
 
 
+LETTERS = {"empty": ".", "forest": "F", "village": "V", "farm": "A", "water": "W", "monster": "M",
+           "mountain": "^", "wasteland": "x"}
+GRID_KEY = "key: " + ", ".join(f"{letter} {word}" for word, letter in LETTERS.items()) + "; ? = doubtful, check it"
+
+
+def _check_paths(args: argparse.Namespace) -> None:
+    """Refuse a folder given as the photo, or an overlay path that cannot be written, before any work."""
+    if os.path.isdir(args.photo):
+        raise ValueError(f"{args.photo} is a folder; give the photo file itself")
+    out = getattr(args, "overlay", None)
+    if out:
+        if os.path.isdir(out):
+            example = os.path.join(out, "overlay.png")
+            raise ValueError(f"--overlay {out} is a folder; give a file name such as {example}")
+        folder = os.path.dirname(os.path.abspath(out))
+        if not os.path.isdir(folder):
+            raise ValueError(f"--overlay {out}: the folder {os.path.dirname(out) or folder} does not exist")
+
+
 def _read(args: argparse.Namespace, overlay: bool):
     from vision.reading import read_sheet  # OpenCV is imported only when a photo is read
+
+    _check_paths(args)
 
     return read_sheet(args.photo, side=args.side, overlay=overlay)
 
@@ -47,18 +69,20 @@ def cmd_read(args: argparse.Namespace) -> int:
     except (PhotoError, ValueError) as exc:
         return _fail(exc, args.json)
     if args.overlay:
-        with open(args.overlay, "wb") as fh:
-            fh.write(reading.overlay_png())
+        try:
+            with open(args.overlay, "wb") as fh:
+                fh.write(reading.overlay_png())
+        except OSError as exc:
+            return _fail(ValueError(f"cannot write --overlay {args.overlay}: {exc.strerror or exc}"), args.json)
     if args.json:
         print(json.dumps(reading.to_dict()))
         return 0
     print(f"side {reading.side}" + (f", sheet {reading.sheet_id}" if reading.sheet_id else "")
           + f", coins {reading.coins}")
-    letters = {"empty": ".", "forest": "F", "village": "V", "farm": "A", "water": "W", "monster": "M",
-               "mountain": "^", "wasteland": "x"}
     doubt = set(reading.doubtful_cells())
     for r, row in enumerate(reading.grid):
-        print(" ".join(letters[t] + ("?" if (r, c) in doubt else " ") for c, t in enumerate(row)))
+        print(" ".join(LETTERS[t] + ("?" if (r, c) in doubt else " ") for c, t in enumerate(row)))
+    print(GRID_KEY)
     for w in reading.warnings:
         print(f"warning: {w}")
     return 0
@@ -80,7 +104,7 @@ def cmd_score_photo(args: argparse.Namespace) -> int:
         print(json.dumps({"side": board.side, **result.to_dict(), "coins": reading.coins,
                           "reading": reading.to_dict()}))
         return 0
-    print_map_score(result, "coins (coin track)", reading.coins)
+    print_map_score(result, reading.coins, track=True)
     for w in reading.warnings:
         print(f"warning: {w}")
     return 0

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext as _
+
 from companion.cartographers.data import ALL_SCORING_CARDS, CARD_SETS, CATEGORIES, CATEGORY_NAMES, MAPS
 from companion.cartographers.sides import side_label, side_layout
 from companion.cartographers.terrain import DRAWABLE, TERRAIN_NAMES, Terrain
@@ -61,5 +63,6 @@ def page_data(extra_sides: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
         "sides": {s: side_data(s) for s in (*MAPS, *(x for x in extra_sides if x not in MAPS))},
         "terrains": terrain_names(),
         "paintable": [t.value for t in PAINTABLE],
+        "ruinsName": _("ruins"),
         "cards": {c["id"]: c for c in scoring_cards()},
     }

@@ -5,9 +5,8 @@ from __future__ import annotations
 from flask import Flask
 from markupsafe import Markup, escape
 
+from companion.cartographers.board import cell_name
 from companion.cartographers.data import COIN_TRACK_LENGTH
-
-ROW_LETTERS = "ABCDEFGHIJK"
 
 
 def icon(name: str, label: str | None = None) -> Markup:
@@ -49,7 +48,7 @@ def terrain_name(word: str) -> str:
 
 def cell_label(cell: list[int] | tuple[int, int]) -> str:
     """How the printed sheet names a space: row letter A-K and column 1-11 (e.g. C7)."""
-    return f"{ROW_LETTERS[cell[0]]}{cell[1] + 1}"
+    return cell_name(cell[0], cell[1])
 
 
 def init_app(app: Flask) -> None:

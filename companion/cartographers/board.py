@@ -14,19 +14,27 @@ from itertools import chain
 from .data import GRID_SIZE
 from .shapes import Cell, Shape, orientations
 from .sides import SideError, normalise_side, side_label, side_layout
-from .terrain import PENCIL, Terrain, parse_terrain
+from .terrain import PENCIL, Terrain, parse_terrain, shorten
 
 N = GRID_SIZE
 TERRAINS: tuple[Terrain, ...] = tuple(Terrain)  # iterating the enum class itself is slow on the scoring path
 ALL_CELLS: tuple[Cell, ...] = tuple((r, c) for r in range(N) for c in range(N))
 
 
+ROW_LETTERS = "ABCDEFGHIJK"
+
+
+def cell_name(row: int, col: int) -> str:
+    """A space as the printed sheet and the grid editor name it: row letter A-K, column 1-11 (B4)."""
+    return f"{ROW_LETTERS[row]}{col + 1}"
+
+
 class BoardError(ValueError):
-    """Bad map input; carries the offending cell so the CLI and UI can point at it."""
+    """Bad map input; carries the offending cell so the CLI and UI can point at it by its sheet name (B4)."""
 
     def __init__(self, message: str, row: int | None = None, col: int | None = None):
         self.row, self.col = row, col
-        where = f"row {row + 1}, column {col + 1}: " if row is not None and col is not None else ""
+        where = f"{cell_name(row, col)}: " if row is not None and col is not None else ""
         super().__init__(where + message)
 
 
@@ -87,7 +95,7 @@ class Board:
         out: list[tuple[Terrain, ...]] = []
         for r, row in enumerate(rows):
             if not isinstance(row, Sequence) or isinstance(row, str) or len(row) != N:
-                raise BoardError(f"row {r + 1} must have {N} cells")
+                raise BoardError(f"row {ROW_LETTERS[r]} must have {N} cells")
             parsed = []
             for c, word in enumerate(row):
                 try:
@@ -215,35 +223,51 @@ def placements(board: Board, shape: Shape, *, rotate: bool = True) -> Iterator[t
                     yield cells
 
 
+RUINS_NORMAL = "normal"  # the rules we were given: no shape can cover ruins -> normal placement rules apply
+RUINS_SINGLE_SQUARE = "single_square"  # the printed rulebook: no shape can cover ruins -> draw one 1x1 square
+RUINS_RULES: tuple[str, ...] = (RUINS_NORMAL, RUINS_SINGLE_SQUARE)
+
+
 def legal_placements(
-    board: Board, options: Sequence[Shape], *, ruins_required: bool = False
+    board: Board, options: Sequence[Shape], *, ruins_required: bool = False, ruins_rule: str = RUINS_NORMAL
 ) -> list[Placement]:
     """All legal placements for a card's options under the current rules.
 
     With a Ruins card pending, only placements covering an unfilled ruins space
-    are legal — unless none exists, in which case the rulebook replaces the card
-    with a 1×1 anywhere (see `fallback_needed`), so this returns [] and the caller
-    falls back.
+    are legal. When none exists, the table's `ruins_rule` decides: the rules we
+    were given (`normal`) let the shape be drawn anywhere it fits; the printed
+    rulebook (`single_square`) replaces it with a 1×1 anywhere, so this returns []
+    and the caller falls back (see `fallback_needed`).
     """
+    if ruins_rule not in RUINS_RULES:
+        raise ValueError(f"unknown ruins rule {shorten(ruins_rule)!r} (expected one of: {', '.join(RUINS_RULES)})")
     result: list[Placement] = []
+    anywhere: list[Placement] = []
     ruins = board.unfilled_ruins
     for i, shape in enumerate(options):
         for cells in placements(board, shape):
             covers = any(cell in ruins for cell in cells)
             if ruins_required and not covers:
+                anywhere.append(Placement(cells, i, covers))
                 continue
             result.append(Placement(cells, i, covers))
+    if ruins_required and not result and ruins_rule == RUINS_NORMAL:
+        return anywhere
     return result
 
 
-def fallback_needed(board: Board, options: Sequence[Shape], *, ruins_required: bool = False) -> bool:
+def fallback_needed(
+    board: Board, options: Sequence[Shape], *, ruins_required: bool = False, ruins_rule: str = RUINS_NORMAL
+) -> bool:
     """True when no option can be drawn, so the player draws a single 1×1 square instead."""
     ruins = board.unfilled_ruins
+    fits_somewhere = False
     for shape in options:
         for cells in placements(board, shape):
             if not ruins_required or any(cell in ruins for cell in cells):
                 return False
-    return True
+            fits_somewhere = True
+    return not (fits_somewhere and ruins_rule == RUINS_NORMAL)
 
 
 def surrounded_mountains(board: Board) -> list[Cell]:

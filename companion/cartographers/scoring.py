@@ -18,7 +18,7 @@ from .board import ALL_CELLS, EDGE_INDICES, NEIGHBOUR_INDICES, Board, N, surroun
 from .data import MAPS, SCORING_BY_ID, SCORING_CARDS, card_set_of_side
 from .shapes import Cell
 from .sides import side_layout
-from .terrain import Terrain
+from .terrain import Terrain, shorten
 
 FOREST, VILLAGE, FARM, WATER, MONSTER, MOUNTAIN, EMPTY = (
     Terrain.FOREST, Terrain.VILLAGE, Terrain.FARM, Terrain.WATER, Terrain.MONSTER, Terrain.MOUNTAIN,
@@ -484,7 +484,7 @@ def score_card(card_id: str, board: Board) -> CardScore:
     try:
         scorer = SCORERS[card_id]
     except KeyError:
-        raise ValueError(f"unknown scoring card {card_id!r}") from None
+        raise ValueError(f"unknown scoring card {shorten(card_id)!r}") from None
     return scorer(board)
 
 
@@ -565,7 +565,8 @@ def parse_card_ids(text: str | None, side: str | None = None) -> list[str]:
     ids = [c.strip() for c in text.split(",") if c.strip()]
     unknown = [c for c in ids if c not in SCORING_BY_ID]
     if unknown or not ids:
-        raise ValueError(f"unknown scoring card {(unknown or [text])[0]!r} (known: {', '.join(SCORING_BY_ID)})")
+        bad = shorten((unknown or [text])[0])
+        raise ValueError(f"unknown scoring card {bad!r} (known: {', '.join(SCORING_BY_ID)})")
     return ids
 
 

@@ -29,6 +29,9 @@ Events (JSON objects):
   a pending Gorgon/Troll choice on player i's map.
 - Skills: `{"type": "spend", "player": i, "coins": n, "skill": name}` — coins spent on
   a skill are crossed off the coin track and no longer score.
+- `{"type": "drawn", "player": i}` — the player is done drawing the newest card (again: not done);
+  a note for the table that never blocks the next reveal.
+- `{"type": "joined"}` — a second phone opened the table (a note for the page, not a move).
 Illegal events raise `GameError` (a ValueError with a stable `code`) and leave
 the game as it was.
 """
@@ -40,7 +43,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import Board, BoardError
+from .board import RUINS_NORMAL, RUINS_RULES, Board, BoardError
 from .cards import BASE
 from .data import (
     AMBUSH_BY_ID,
@@ -66,7 +69,7 @@ from .heroes import (
 from .scoring import score_season
 from .sides import SideError, normalise_side, side_layout
 from .solo import solo_ambush, solo_rating, threshold_sum
-from .terrain import Terrain
+from .terrain import Terrain, shorten
 
 MAX_PLAYERS = 100
 AMBUSH_PREFIX = "ambush-"
@@ -90,6 +93,9 @@ class Setup:
     scoring: tuple[str, str, str, str] | None = None  # card ids under edicts A-D; None = drawn from the seed
     deck: str = BASE  # whose explore deck, ambushes, heroes and seasons: "base" or "heroes"
     skills: tuple[str, ...] = ()  # names of the skills in play, as the table typed them (no texts invented)
+    # when no shape can cover a ruins space: "normal" placement rules apply (the rules we were given) or,
+    # as a table option, "single_square" (the printed rulebook's ruling: draw one square of any terrain)
+    ruins_rule: str = RUINS_NORMAL
 
     def __post_init__(self) -> None:
         if not isinstance(self.seed, int) or isinstance(self.seed, bool):
@@ -118,6 +124,8 @@ class Setup:
             if sorted(SCORING_BY_ID[i].category for i in ids) != sorted(CATEGORIES):
                 raise GameError("bad_setup", "choose one scoring card of each category")
             object.__setattr__(self, "scoring", ids)
+        if self.ruins_rule not in RUINS_RULES:
+            raise GameError("bad_setup", f"the ruins rule must be one of: {', '.join(RUINS_RULES)}")
 
     @property
     def solo(self) -> bool:
@@ -128,6 +136,8 @@ class Setup:
                "scoring": list(self.scoring) if self.scoring else None}
         if self.deck != BASE or self.skills:  # base games keep their stored form
             out.update(deck=self.deck, skills=list(self.skills))
+        if self.ruins_rule != RUINS_NORMAL:  # stored setups from before the option read the same
+            out["ruins_rule"] = self.ruins_rule
         return out
 
     @classmethod
@@ -142,6 +152,7 @@ class Setup:
             scoring=tuple(scoring) if scoring else None,  # type: ignore[arg-type]
             deck=d.get("deck", BASE),
             skills=tuple(d.get("skills") or ()),
+            ruins_rule=d.get("ruins_rule", RUINS_NORMAL),
         )
 
     @property
@@ -194,6 +205,7 @@ class _State:
     dragon_paid: list[tuple[int, str]] = field(default_factory=list)
     # Skills: coins crossed off per player (they no longer score)
     spent: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    joined: bool = False  # another phone has opened the table (the host's invitation can fold away)
 
 
 def _initial_state(setup: Setup) -> _State:
@@ -240,7 +252,7 @@ class Game:
             raise GameError("bad_event", "an event must be an object with a type")
         handler = _HANDLERS.get(event["type"])
         if handler is None:
-            raise GameError("bad_event", f"unknown event type {event['type']!r}")
+            raise GameError("bad_event", f"unknown event type {shorten(event['type'])!r}")
         state = copy.copy(self._state)
         state.deck = list(state.deck)
         state.ambush_deck = list(state.ambush_deck)
@@ -377,6 +389,7 @@ class Game:
             "spent": {str(p): copy.deepcopy(v) for p, v in st.spent.items()},
             "removed_heroes": list(st.removed_heroes),
             "setup": self.setup.to_dict(),
+            "ruins_rule": self.setup.ruins_rule,
             "solo": self.setup.solo,
             "players": list(self.setup.players),
             "side": self.setup.side,
@@ -395,6 +408,7 @@ class Game:
             },
             "turns": [_turn_view(t, self.setup.solo) for t in st.turns],
             "ruins_pending": st.ruins_pending,
+            "joined": st.joined,
             "deck_remaining": len(st.deck),
             "removed_ambushes": list(st.removed_ambushes),
             "maps": {str(i): b.to_words() for i, b in st.maps.items()},
@@ -715,6 +729,28 @@ def _score(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
     return event
 
 
+def _drawn(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
+    """A player taps "done drawing" for the newest card (tapping again takes it back).
+
+    Only a note for the table: it never blocks a reveal, and the next reveal starts everyone afresh.
+    """
+    _not_over(st)
+    player = _player(setup, event)
+    if st.phase == "over" or not st.turns:
+        raise GameError("bad_event", "nothing to draw right now")
+    last = st.turns[-1]
+    done = set(last.get("drawn", ()))
+    done.symmetric_difference_update({player})
+    st.turns[-1] = {**last, "drawn": sorted(done)}
+    return {"type": "drawn", "player": player}
+
+
+def _joined(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
+    """A second phone opened the table: a note for the page, not a move of the game."""
+    st.joined = True
+    return {"type": "joined"}
+
+
 def _next_season(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
     _not_over(st)
     if st.phase != "season_end":
@@ -749,6 +785,8 @@ _HANDLERS = {
     "monster": _monster,
     "destroy": _destroy,
     "spend": _spend,
+    "drawn": _drawn,
+    "joined": _joined,
 }
 
 
@@ -797,6 +835,7 @@ def _turn_view(turn: dict[str, Any], solo: bool) -> dict[str, Any]:
         "cards": [card_view(c) for c in turn["cards"]],
         "ruins_required": turn["ruins_required"],
         "time": turn["time"],
+        "drawn": list(turn.get("drawn", ())),
     }
     if solo and turn["cards"][-1].startswith(AMBUSH_PREFIX):
         view["solo"] = turn.get("solo")

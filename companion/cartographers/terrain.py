@@ -63,4 +63,10 @@ def parse_terrain(word: str) -> Terrain:
         return Terrain(word.strip().lower())
     except (ValueError, AttributeError):
         allowed = ", ".join(t.value for t in Terrain)
-        raise ValueError(f"unknown terrain {word!r} (expected one of: {allowed})") from None
+        raise ValueError(f"unknown terrain {shorten(word)!r} (expected one of: {allowed})") from None
+
+
+def shorten(value: object, limit: int = 40) -> str:
+    """Bad input echoed back in a message, cut to `limit` characters so a 100 KB paste never comes back whole."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -22,13 +22,14 @@ from .setup import new_setup, setup_sheet, suggested_artifact_variant
 from .sim import artifact_id, play, summary
 
 LABELS = {
-    "en": {"first": "First player", "deck": "Viking deck", "cards": "cards", "remove": "remove the cards marked",
+    "en": {"first": "First player", "deck": "Viking deck", "cards": "cards",
+           "remove": "remove the cards marked {marks}",
            "none": "nothing to remove", "ship": "Ship side", "artifacts": "Artifacts", "start": "Each player",
            "start_text": "1 recruit, 1 silver bracelet, 2 Vikings of different colours in the crew, 3 in hand",
            "turn": "Turn", "round": "round", "active": "plays", "last": "LAST ROUND", "over": "GAME OVER",
            "rank": "Ranking", "vp": "VP", "rep": "reputation", "income": "income", "tokens": "recruit+bracelet"},
     "tr": {"first": "Başlangıç oyuncusu", "deck": "Viking destesi", "cards": "kart",
-           "remove": "şu işaretli kartları çıkarın", "none": "çıkarılacak kart yok", "ship": "Gemi yüzü",
+           "remove": "{marks} işaretli Vikingleri kutuya kaldırın", "none": "çıkarılacak kart yok", "ship": "Gemi yüzü",
            "artifacts": "Eserler", "start": "Her oyuncu",
            "start_text": "1 devşirme, 1 gümüş bilezik, tayfada farklı renkten 2 Viking, elde 3 kart",
            "turn": "Sıra", "round": "tur", "active": "oynuyor", "last": "SON TUR", "over": "OYUN BİTTİ",
@@ -40,7 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     s = sub.add_parser("knarr-setup", help="Knarr: what to lay out for a new game")
     s.add_argument("names", nargs="+", help="2 to 4 player names, clockwise")
     s.add_argument("--seed", type=int, required=True)
-    s.add_argument("--first", type=int, default=None, help="seat of the first player (default: drawn)")
+    s.add_argument("--first", default=None, metavar="SEAT|NAME",
+                   help="the first player: a seat counted from 1 in the order of the names, or a name "
+                        "(default: drawn from the seed)")
     s.add_argument("--ship-side", choices=["normal", "advanced", "random"], default="normal")
     s.add_argument("--artifacts", choices=["off", "random", "random_with_mead_cup", "suggested"], default="off")
     s.add_argument("--lang", choices=["en", "tr"], default="en")
@@ -70,10 +73,25 @@ def fail(message: str) -> int:
     return 2
 
 
+def first_seat(first: str | None, names: list[str]) -> int | None:
+    """`--first 2` is the second name (seats counted from 1, as players count); `--first Bora` is Bora's seat."""
+    if first is None:
+        return None
+    if first in names:
+        return names.index(first)
+    if first.strip().isdigit() and 1 <= int(first) <= len(names):
+        return int(first) - 1
+    raise ValueError(f"--first must be a seat from 1 to {len(names)} or a player's name, not {first[:40]!r}")
+
+
 def cmd_setup(args: argparse.Namespace) -> int:
     variant = suggested_artifact_variant(len(args.names)) if args.artifacts == "suggested" else args.artifacts
     try:
-        setup = new_setup(args.names, args.seed, first_player=args.first, ship_side=args.ship_side,
+        first = first_seat(args.first, args.names)
+    except ValueError as exc:
+        return fail(str(exc))
+    try:
+        setup = new_setup(args.names, args.seed, first_player=first, ship_side=args.ship_side,
                           artifact_variant=variant)
     except KnarrError as err:
         return fail(err.text(args.lang))
@@ -85,7 +103,7 @@ def cmd_setup(args: argparse.Namespace) -> int:
     deck = sheet["viking_deck"]
     print(f"{t['first']}: {setup.players[setup.first_player].name}")
     marks = ", ".join(map(str, deck["remove_marks"]))
-    print(f"{t['deck']}: {deck['size']} {t['cards']} ({t['remove'] + ' ' + marks if marks else t['none']})")
+    print(f"{t['deck']}: {deck['size']} {t['cards']} ({t['remove'].format(marks=marks) if marks else t['none']})")
     for colour, names in VIKING_COLOUR_NAMES.items():
         row = deck["composition"][colour]
         print(f"  {names[lang]:>9}: {row['total']}")

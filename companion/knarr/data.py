@@ -86,7 +86,7 @@ ASSET_NAMES: MappingProxyType[str, MappingProxyType[str, str]] = MappingProxyTyp
     "recruit": MappingProxyType({"en": "Recruit", "tr": "Devşirme"}),
     "bracelet": MappingProxyType({"en": "Silver Bracelet", "tr": "Gümüş Bilezik"}),
     "reputation": MappingProxyType({"en": "Reputation", "tr": "İtibar"}),
-    "card": MappingProxyType({"en": "Draw a Viking card", "tr": "Viking Kartı Çekme"}),
+    "card": MappingProxyType({"en": "Viking card", "tr": "Viking kartı"}),
 })
 
 # --- Viking cards -----------------------------------------------------------------------------

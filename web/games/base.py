@@ -76,6 +76,11 @@ class Adapter:
     def is_strict(self, action: str) -> bool:
         return action in self.strict_actions
 
+    def moves_digest(self, game: Any) -> str | None:
+        """A fingerprint of the game's moves, without the notes (a phone joined, done drawing) that also bump
+        the version: a strict action sent with the digest still current is not refused for a mere note."""
+        return None
+
     def perform(self, game: Any, action: str, fields: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The complete new event list after `action`; raises GameRuleError and changes nothing."""
         raise NotImplementedError
@@ -91,6 +96,10 @@ class Adapter:
 
     def after_action_url(self, record: GameRecord, action: str, fields: Mapping[str, Any]) -> str:
         return url_for("tables.table", code=record.code)
+
+    def visit_events(self, game: Any, host: bool) -> list[dict[str, Any]] | None:
+        """The events to store when a phone opens the table (`host`: the phone that made it); None = nothing."""
+        return None
 
     def print_job(self, record: GameRecord, args: Mapping[str, str]) -> PrintJob:
         raise NotImplementedError

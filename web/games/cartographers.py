@@ -6,18 +6,20 @@ what a phone sent, asks the engine, and translates its error codes.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from typing import Any
 
 from flask import render_template, url_for
 from flask_babel import gettext as _
 
+from companion.cartographers.board import ROW_LETTERS
 from companion.cartographers.data import AMBUSH_BY_ID
 from companion.cartographers.session import Game, GameError, Setup
 
 from ..i18n import loc
 from ..storage import GameRecord
-from ..ui import ROW_LETTERS
 from ..validation import loads
 from .base import Adapter, GameRuleError, PrintJob, form_int
 
@@ -93,11 +95,26 @@ def score_event(fields: Mapping[str, Any]) -> dict[str, Any]:
     return event
 
 
+NOTES = frozenset({"drawn", "joined"})  # events that note something for the page but are no move of the game
+
+
+def undo_move(game: Game) -> Game:
+    """Take back the last move; "done drawing" taps after it go with it, "a phone joined" stays."""
+    events = list(game.events)
+    moves = [i for i, e in enumerate(events) if e.get("type") not in NOTES]
+    if not moves:
+        raise GameError("nothing_to_undo", "there is nothing to undo")
+    last = moves[-1]
+    kept = events[:last] + [e for e in events[last + 1:] if e.get("type") == "joined"]
+    return Game.replay(game.setup, kept)
+
+
 def describe_last(game: Game) -> str | None:
     """What Undo would take back, in words, so nobody undoes the wrong thing."""
-    if not game.events:
+    events = [e for e in game.events if e.get("type") not in NOTES]
+    if not events:
         return None
-    last = game.events[-1]
+    last = events[-1]
     players = game.setup.players
     kind = last.get("type")
     if kind == "reveal":
@@ -134,7 +151,9 @@ class CartographersAdapter(Adapter):
             elif action == "next_season":
                 game = game.apply({"type": "next_season"})
             elif action == "undo":
-                game = game.undo()
+                game = undo_move(game)
+            elif action == "drawn":
+                game = game.apply({"type": "drawn", "player": _int(fields, "player")})
             elif action == "score":
                 game = game.apply(score_event(fields))
             elif action == "map":
@@ -152,6 +171,16 @@ class CartographersAdapter(Adapter):
         except GameError as exc:
             raise rule_error(exc) from None
         return list(game.events)
+
+    def moves_digest(self, game: Game) -> str:
+        moves = [e for e in game.events if e.get("type") not in NOTES]
+        return hashlib.sha256(json.dumps(moves, sort_keys=True).encode()).hexdigest()[:16]
+
+    def visit_events(self, game: Game, host: bool) -> list[dict[str, Any]] | None:
+        """A phone other than the host's opening the table is noted once, so the invitation folds away."""
+        if host or any(e.get("type") == "joined" for e in game.events):
+            return None
+        return list(game.apply({"type": "joined"}).events)
 
     def action_result(self, game: Game, action: str, fields: Mapping[str, Any]) -> Any:
         if action == "score":
@@ -171,6 +200,7 @@ class CartographersAdapter(Adapter):
             "view": view,
             "ambush_names": {a.id: loc(a) for a in AMBUSH_BY_ID.values()},
             "undo_label": describe_last(game),
+            "moves": self.moves_digest(game),
             "winner_names": ", ".join(players[w] for w in view["result"]["winners"]),
             "missing": [players[i] for i, row in enumerate(view["scores"]) if row[season] is None],
         }
@@ -191,11 +221,13 @@ class CartographersAdapter(Adapter):
         players = list(record.setup["players"])
         options = {"paper": args.get("paper", "a4"), "lang": args.get("lang", "en")}
         kind = args.get("kind", "map")
-        if kind == "map":
-            return PrintJob("map", {**options, "side": record.setup["side"]}, list(range(1, len(players) + 1)))
-        if kind == "score":
+        if kind == "map":  # each player's own sheet: their seat in the QR, their name on the Cartographer line
+            return PrintJob("map", {**options, "side": record.setup["side"]}, list(range(1, len(players) + 1)),
+                            names=players)
+        if kind == "score":  # the table's sheet: its players, the four edicts it plays with, its set and skills
             skills = record.setup.get("skills") or []
             extra = {"skills": "|".join(skills)} if skills else {}
-            return PrintJob("score", {**options, "players": str(len(players)), "copies": "1",
+            edicts = ",".join(self.load(record).scoring)
+            return PrintJob("score", {**options, "players": str(len(players)), "copies": "1", "edicts": edicts,
                                       "card_set": record.setup.get("deck", "base"), **extra}, names=players)
         raise GameRuleError("unknown_printable", _("There is no such printable sheet."), 404)

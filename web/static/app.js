@@ -76,6 +76,14 @@
     table.querySelectorAll('details[id][open]').forEach(function (d) { open.push(d.id); });
     table.innerHTML = payload.html;
     open.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
+    // the invitation sat on top until a second phone opened the table; then it folds away below the table
+    var invite = document.getElementById('join-panel');
+    if (invite && invite.hasAttribute('data-top') && table.querySelector('[data-joined="1"]')) {
+      invite.removeAttribute('data-top');
+      invite.classList.remove('top');
+      invite.open = false;
+      table.parentNode.insertBefore(invite, table.nextSibling);
+    }
   }
 
   function setStatus(text) { if (statusEl) statusEl.textContent = text || ''; }
@@ -103,6 +111,15 @@
     document.addEventListener('visibilitychange', function () { if (!document.hidden) poll(); });
     window.addEventListener('online', poll);
   }
+
+  /* The table code badge shows the invitation (code and QR) wherever it is on the page. */
+  document.addEventListener('click', function (event) {
+    var badge = event.target.closest && event.target.closest('[data-show-invite]');
+    var invite = document.getElementById('join-panel');
+    if (!badge || !invite) return;
+    invite.open = true;
+    if (invite.scrollIntoView) invite.scrollIntoView({ block: 'start' });
+  });
 
   /* Forms marked js-action are sent with fetch; the answer carries the fresh table. */
   document.addEventListener('submit', function (event) {

@@ -65,7 +65,10 @@
     el.dataset.terrain = t;
     var iconName = t === 'empty' ? (state.ruins[k] ? 'ruins' : '') : t;
     el.querySelector('use').setAttribute('href', iconName ? '#i-' + iconName : '');
-    el.setAttribute('aria-label', String.fromCharCode(65 + r) + (c + 1) + ': ' + D.terrains[t]);
+    // ruins are announced as ruins: "B6: ruins" while empty, "B6: farm (ruins)" once drawn on
+    var what = D.terrains[t];
+    if (state.ruins[k]) what = t === 'empty' ? D.ruinsName : what + ' (' + D.ruinsName + ')';
+    el.setAttribute('aria-label', String.fromCharCode(65 + r) + (c + 1) + ': ' + what);
   }
 
   function renderAll() { for (var r = 0; r < N; r++) for (var c = 0; c < N; c++) renderCell(r, c); }
@@ -152,8 +155,28 @@
     e.preventDefault();
   });
 
+  /* Large squares: on a small phone the 11 columns are ~27 px wide, easy to miss with a thumb. Zoomed, every
+   * square is at least 40 px, the grid scrolls inside its frame, and a square is painted by a plain tap
+   * (a click), so a swipe that scrolls never paints. On by default on small touch screens. */
+  var zoomBtn = document.getElementById('grid-zoom');
+  function zoomed() { return gridEl.classList.contains('zoomed'); }
+  function setZoom(on) {
+    gridEl.classList.toggle('zoomed', on);
+    if (zoomBtn) zoomBtn.setAttribute('aria-pressed', on ? 'true' : 'false');
+  }
+  if (zoomBtn) {
+    zoomBtn.addEventListener('click', function () { setZoom(!zoomed()); });
+    setZoom(window.matchMedia && window.matchMedia('(pointer: coarse) and (max-width: 480px)').matches);
+  }
+  gridEl.addEventListener('click', function (e) {
+    if (!zoomed()) return;
+    var el = e.target.closest && e.target.closest('.cell');
+    if (el) { cells.forEach(function (x) { x.tabIndex = -1; }); el.tabIndex = 0; paintAt(el); }
+  });
+
   var painting = false;
   gridEl.addEventListener('pointerdown', function (e) {
+    if (zoomed()) return;  // zoomed: the tap (click) paints, a swipe scrolls
     painting = true;
     var el = e.target.closest('.cell');
     if (el) { cells.forEach(function (x) { x.tabIndex = -1; }); el.tabIndex = 0; }
@@ -161,7 +184,7 @@
     e.preventDefault();
   });
   gridEl.addEventListener('pointermove', function (e) {
-    if (!painting) return;
+    if (!painting || zoomed()) return;
     var el = document.elementFromPoint(e.clientX, e.clientY);
     paintAt(el && el.closest ? el.closest('.cell') : null);
   });

@@ -5,9 +5,10 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 
+from companion.cartographers.board import RUINS_NORMAL, RUINS_SINGLE_SQUARE
 from companion.cartographers.data import AMBUSH_BY_ID, CARD_SETS, EDICTS, HERO_PREFIX, MAPS, SCORING_CARDS
 from companion.cartographers.history import GameHistory
 from companion.cartographers.session import MAX_PLAYERS, GameError, Setup
@@ -33,11 +34,12 @@ MAX_NAME = 30
 SETUP_FIELDS = {
     "player": Field("texts", size=MAX_PLAYERS * 2),
     "seed": Field("text", size=20),
-    "side": Field("text", size=5, default="A"),
+    "side": Field("text", size=800, default="A"),  # A-D, or a table's own side code (~name~cells…)
     "scoring_mode": Field("text", size=20),
     **{f"edict_{letter}": Field("text", size=40, default="") for letter in EDICTS},
     "deck": Field("text", size=20, default="base"),
     "skill": Field("texts", size=6),
+    "ruins_rule": Field("text", size=20, default=""),
 }
 
 
@@ -68,8 +70,9 @@ def _setup_from_form(source: Any) -> Setup:
         scoring = tuple(form[f"edict_{letter}"] for letter in EDICTS)
     skills = tuple(name for name in form["skill"] if name)
     try:
+        ruins_rule = RUINS_SINGLE_SQUARE if form["ruins_rule"] == RUINS_SINGLE_SQUARE else RUINS_NORMAL
         return Setup(seed=seed, side=form["side"], players=tuple(players), scoring=scoring,
-                     deck=form["deck"], skills=skills)
+                     deck=form["deck"], skills=skills, ruins_rule=ruins_rule)
     except GameError as exc:
         raise UserError(400, exc.code, engine_message(exc)) from None
 
@@ -94,6 +97,8 @@ def create() -> Response:
     setup = _setup_from_form(request_source())
     record = get_store().create("cartographers", setup.to_dict())
     access.remember(record.code)  # the phone that starts a table is its first member
+    # this phone is the host: its invitation stays on top until another phone opens the table
+    session["hosted"] = [*session.get("hosted", [])[-9:], record.code]
     return redirect(url_for("tables.table", code=record.code), code=303)
 
 

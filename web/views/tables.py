@@ -21,7 +21,7 @@ from typing import Any
 
 import qrcode
 import qrcode.image.svg
-from flask import Blueprint, Response, current_app, jsonify, redirect, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, redirect, request, session, url_for
 from flask_babel import gettext as _
 
 from .. import access, printing
@@ -74,6 +74,13 @@ def table(code: str) -> str | Response:
     record = load_record(code)
     adapter = adapter_for(record)
     game = adapter.load(record)
+    events = adapter.visit_events(game, host=record.code in session.get("hosted", []))
+    if events is not None:  # e.g. "a second phone joined": a note, lost without harm if two phones race
+        try:
+            record = get_store().swap(record.code, record.version, events)
+            game = adapter.load(record)
+        except Conflict:
+            pass
     return adapter.page(record, game)
 
 
@@ -125,6 +132,12 @@ def _conflict(record: GameRecord) -> UserError:
                                      "check it and try again if you still want to."), **payload)
 
 
+def _only_notes_since(adapter: Adapter, game: Any, fields: dict[str, Any]) -> bool:
+    """True when the phone saw the same moves and only notes (a phone joined, done drawing) came since."""
+    seen = fields.get("moves")
+    return bool(seen) and adapter.moves_digest(game) == seen
+
+
 @bp.post("/<code>/action")
 def action(code: str) -> Response:
     record = load_record(code)
@@ -136,9 +149,9 @@ def action(code: str) -> Response:
         raise UserError(400, "missing_version", _("This action needs the table version you are looking at."))
     store = get_store()
     for _attempt in range(MAX_RETRIES):
-        if strict and record.version != version:
-            raise _conflict(record)
         game = adapter.load(record)
+        if strict and record.version != version and not _only_notes_since(adapter, game, fields):
+            raise _conflict(record)
         try:
             events = adapter.perform(game, action_name, fields)
         except GameRuleError as exc:
@@ -147,7 +160,7 @@ def action(code: str) -> Response:
             record = store.swap(record.code, record.version, events)
             break
         except Conflict as exc:
-            if strict:
+            if strict and not _only_notes_since(adapter, adapter.load(exc.current), fields):
                 raise _conflict(exc.current) from None
             record = exc.current
     else:
