@@ -376,6 +376,8 @@ class Game:
             "notices": copy.deepcopy(st.notices),
             "spent": {str(p): copy.deepcopy(v) for p, v in st.spent.items()},
             "removed_heroes": list(st.removed_heroes),
+            "monsters": {str(p): {a: [list(c) for c in cells] for a, cells in m.items()}
+                         for p, m in st.monsters.items()},
             "setup": self.setup.to_dict(),
             "solo": self.setup.solo,
             "players": list(self.setup.players),

@@ -126,6 +126,8 @@ def player(code: str, seat: int) -> str:
         edicts=list(game.edicts_for(season)) if season is not None else [],
         entry=entry, coins=coins, hero_waiting=waiting[-1] if waiting and game.phase != "over" else None,
         my_pending=[p for p in view["pending"] if p["player"] == seat], spent=game.spent_coins(seat),
+        untracked=[a for a in game.removed_ambushes if AMBUSH_BY_ID[a].effect
+                   and a not in view["monsters"].get(str(seat), {})] if game.phase != "over" else [],
         ambush_names={a.id: loc(a) for a in AMBUSH_BY_ID.values()},
     )
 
