@@ -63,3 +63,12 @@ def test_score_subprocess_all_heroes_ids(tmp_path):
                           "--json"], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
     cards = json.loads(out.stdout)["cards"]
     assert sorted(cards) == sorted(HEROES_IDS) and all(c["points"] == 0 for c in cards.values())
+
+
+def test_deal_plays_the_heroes_deck(capsys):
+    assert main(["deal", "--seed", "4", "--deck", "heroes", "--side", "D", "--solo"]) == 0
+    out = capsys.readouterr().out
+    assert "side D, solo" in out
+    assert "== Summer (threshold 7, edicts B + C) ==" in out
+    assert "HERO " in out and "RUINS" not in out
+    assert "Game over." in out

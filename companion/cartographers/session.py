@@ -635,6 +635,7 @@ def _after_scoring(setup: Setup, st: _State) -> None:
                     st.monsters[player][ambush_id] = tuple(sorted({*cells, *spread}))
                     note["cells"] = [list(c) for c in spread]
                 st.notices.append(note)
+                _check_dragons(st, player)  # new zombies may close the last gap around a Dragon
             elif card.effect == "destroy_after_scoring":
                 _add_pending(st, player, ambush_id)
 
