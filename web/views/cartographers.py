@@ -112,7 +112,7 @@ def player(code: str, seat: int) -> str:
     known = game.known_map(seat)
     entry = scores[season] if season is not None else None
     # Heroes: the hero this player still has to draw this season, and the Gorgon/Troll choices on this map
-    placed = set(view["heroes_placed"].get(seat, []))
+    placed = set(view["heroes_placed"].get(str(seat), []))
     waiting = [c for t in view["turns"] for c in t["cards"] if c["kind"] == "hero"
                and c["id"].removeprefix(HERO_PREFIX) not in placed]
     # the coin track only grows: default to the latest coins this player entered
