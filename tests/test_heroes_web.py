@@ -60,6 +60,7 @@ def test_heroes_table_plays_heroes_and_stores_its_setup(app, client):
     assert r.status_code == 200
     r = act(client, code, token, "spend", version + 1, player=1, coins=1, skill="Nope")
     assert r.status_code == 400
+    assert 'id="spent-note"' in client.get(f"/t/{code}/player/1").get_data(as_text=True)
     pdf = client.get(f"/t/{code}/print.pdf?kind=score")
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
 
