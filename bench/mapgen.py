@@ -71,3 +71,36 @@ def heroes_map(seed: int, side: str | None = None) -> tuple[Board, int]:
     """A seeded finished Heroes map on side C or D (or the side given): for cross-checks of the 16 Heroes cards."""
     side = side or random.Random(f"heroes-side/{seed}").choice("CD")
     return realistic_map(seed, side, deck="heroes")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """JSON lines of seeded maps (and optionally our scores), for a cross-check that must not import our code.
+
+    `python -m bench.mapgen --heroes --seeds 0:1000 [--scores]` prints one object per map:
+    `{"seed", "side", "grid", "coins"[, "scores": {card id: points}]}`; the map JSON format of `mapsmith score`.
+    """
+    import argparse
+    import json
+    import sys
+
+    from companion.cartographers.data import CARD_SETS
+    from companion.cartographers.scoring import score_card
+
+    p = argparse.ArgumentParser(prog="python -m bench.mapgen", description=main.__doc__)
+    p.add_argument("--heroes", action="store_true", help="Heroes maps on sides C/D (default: base maps, A/B)")
+    p.add_argument("--seeds", default="0:1000", help="START:STOP (default 0:1000)")
+    p.add_argument("--scores", action="store_true", help="add our points for the set's 16 scoring cards")
+    args = p.parse_args(argv)
+    start, stop = (int(x) for x in args.seeds.split(":"))
+    cards = [c.id for c in CARD_SETS["heroes" if args.heroes else "base"].scoring]
+    for seed in range(start, stop):
+        board, coins = heroes_map(seed) if args.heroes else realistic_map(seed)
+        row = {"seed": seed, "side": board.side, "grid": board.to_words(), "coins": coins}
+        if args.scores:
+            row["scores"] = {c: score_card(c, board).points for c in cards}
+        sys.stdout.write(json.dumps(row) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from companion.cartographers.data import CARD_SETS
+from companion.cartographers.sides import normalise_side
 
 from .knarrpad import knarr_pad_pdf
 from .layout import PAPERS, SIDES, sheet_layout
@@ -46,7 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     kinds = p.add_subparsers(dest="printable", metavar="WHAT", parser_class=OneLineParser)
 
     m = kinds.add_parser("map", help="Cartographers map sheets (one page per copy, each with its own QR id)")
-    m.add_argument("--side", default="A", type=str.upper, choices=SIDES, help="map side (default A)")
+    m.add_argument("--side", default="A", type=normalise_side,
+                   help=f"{', '.join(SIDES)}, or a table's own side code (~Name~…) (default A)")
     _common(m)
     m.add_argument("--copies", type=int, default=1, help="number of sheets (default 1)")
     m.add_argument("--table", help="table code to put in every QR code (seats 1..N)")

@@ -63,3 +63,25 @@ def test_score_subprocess_all_heroes_ids(tmp_path):
                           "--json"], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
     cards = json.loads(out.stdout)["cards"]
     assert sorted(cards) == sorted(HEROES_IDS) and all(c["points"] == 0 for c in cards.values())
+
+
+def test_deal_plays_the_heroes_deck(capsys):
+    assert main(["deal", "--seed", "4", "--deck", "heroes", "--side", "D", "--solo"]) == 0
+    out = capsys.readouterr().out
+    assert "side D, solo" in out
+    assert "== Summer (threshold 7, edicts B + C) ==" in out
+    assert "HERO " in out and "RUINS" not in out
+    assert "Game over." in out
+
+
+def test_mapgen_json_lines_for_an_independent_cross_check(capsys):
+    from bench.mapgen import main as mapgen_main
+
+    assert mapgen_main(["--heroes", "--seeds", "3:5", "--scores"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["seed"] for r in rows] == [3, 4] and all(r["side"] in "CD" for r in rows)
+    assert sorted(rows[0]["scores"]) == sorted(HEROES_IDS)
+    from companion.cartographers.board import Board
+    from companion.cartographers.scoring import score_card
+    board = Board.from_words(rows[1]["side"], rows[1]["grid"])
+    assert rows[1]["scores"]["silos"] == score_card("silos", board).points

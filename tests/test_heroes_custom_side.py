@@ -90,3 +90,10 @@ def test_print_photograph_read_and_score_an_own_side():
     read_board = Board.from_words(reading.side, reading.grid)
     for card in ("golden_granary", "sentinel_wood", "greenbough", "cauldrons"):
         assert score_card(card, read_board) == score_card(card, board)
+
+
+def test_print_cli_takes_an_own_side(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["print", "map", "--side", LAKE, "-o", "own.pdf"]) == 0
+    assert (tmp_path / "own.pdf").read_bytes().startswith(b"%PDF")
+    assert main(["print", "map", "--side", "~bad", "-o", "bad.pdf"]) == 2

@@ -7,8 +7,13 @@ wastelands (1,1) (2,1) (5,9) (5,10) (6,9) (9,0) (9,1).
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from companion.cartographers.board import Board
+from companion.cartographers.data import heroes_data
 from companion.cartographers.scoring import monster_penalty, mountain_coins, score_card
+from companion.cartographers.terrain import Terrain
 from tests.mapbuilder import ascii_board, board_with
 
 
@@ -329,3 +334,35 @@ class TestDestroyedAndHero:
             "......r....", "..r........", ".........M.", ".....M..r..", "r..........",
         ]))
         assert b.at((0, 0)).value == "hero" and b.at((0, 1)).value == "destroyed"
+
+
+# -- properties on random boards with hero and destroyed spaces --------------------------------
+
+WORDS = ("empty", "forest", "village", "farm", "water", "monster", "hero", "destroyed")
+
+
+@st.composite
+def heroes_boards(draw):
+    side = draw(st.sampled_from("CD"))
+    blank = Board.blank(side)
+    words = draw(st.lists(st.sampled_from(WORDS), min_size=121, max_size=121))
+    grid = [[blank.grid[r][c].value if blank.grid[r][c] in (Terrain.MOUNTAIN, Terrain.WASTELAND)
+             else words[r * 11 + c] for c in range(11)] for r in range(11)]
+    return Board.from_words(side, grid)
+
+
+@settings(max_examples=60, deadline=None)
+@given(heroes_boards())
+def test_heroes_cards_invariants(board):
+    for card in heroes_data.SCORING_CARDS:
+        result = score_card(card.id, board)
+        assert result.points >= 0
+        assert all(0 <= r < 11 and 0 <= c < 11 for r, c in result.cells)
+    assert score_card("silos", board).points in range(0, 61, 10)
+    assert score_card("caravansary", board).points <= 22
+    sigil = score_card("starlit_sigil", board)
+    assert all(len(g) == 3 for g in sigil.groups) and sigil.points == 4 * len(sigil.groups)
+    assert all(board.at(c) is Terrain.EMPTY for c in sigil.cells)
+    # destroying every monster never costs stars
+    monsters = board.cells_of(Terrain.MONSTER)
+    assert monster_penalty(board.destroy(monsters)).points == 0

@@ -246,3 +246,17 @@ def test_seeded_heroes_maps_for_cross_checks():
         result = score_map(board, parse_card_ids(None, board.side))
         assert len(result.cards) == 16 and all(c.points >= 0 for c in result.cards)
     assert {Terrain.HERO, Terrain.DESTROYED} <= seen
+
+
+def test_solo_ambush_that_fits_nowhere_has_no_lasting_effect():
+    full = Board.blank("C")
+    full = full.draw(sorted(full.empty_cells), Terrain.FOREST)
+
+    def prepare(g):
+        return g.apply({"type": "map", "player": 0, "grid": full.to_words()})
+
+    for name in ("Gorgon Gaze", "Dragon Inferno"):
+        game = _until_ambush(name, lambda s: Setup(seed=s, side="C", deck="heroes"), prepare=prepare)
+        turn = next(t for t in game.turns if t["cards"][-1] == AMBUSH_PREFIX + _ambush_id(name))
+        assert turn["solo"] == {"cells": [], "ignored": True}
+        assert not game.pending and not [n for n in game.notices if n["effect"] == "coins_when_sealed"]

@@ -60,6 +60,7 @@ def test_heroes_table_plays_heroes_and_stores_its_setup(app, client):
     assert r.status_code == 200
     r = act(client, code, token, "spend", version + 1, player=1, coins=1, skill="Nope")
     assert r.status_code == 400
+    assert 'id="spent-note"' in client.get(f"/t/{code}/player/1").get_data(as_text=True)
     pdf = client.get(f"/t/{code}/print.pdf?kind=score")
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
 
@@ -135,3 +136,28 @@ def test_own_side_defined_played_printed_and_scored_in_the_app(app, client):
     bad = client.post("/sides/new", data={"csrf_token": token, "name": "X", "cells": json.dumps({"1,1": "mountain",
                                                                                                  "1,1 ": "ruins"})})
     assert bad.status_code == 400 and "share a space" in bad.get_data(as_text=True)
+
+
+def test_a_player_tells_where_an_ambush_monster_is(app, client):
+    zombie = "h02"
+    for seed in range(300):
+        game = Game.new(Setup(seed=seed, side="C", players=("Ann", "Bob"), deck="heroes"))
+        n = 0
+        while game.phase == "explore" and zombie not in game.removed_ambushes:
+            game = game.apply({"type": "reveal"})
+            n += 1
+        if zombie in game.removed_ambushes:
+            break
+    code, token = new_heroes_game(client, seed=seed)
+    for v in range(n):
+        assert act(client, code, token, "reveal", v).status_code == 200
+    page = client.get(f"/t/{code}/player/0").get_data(as_text=True)
+    assert 'data-ambush="h02"' in page and "Zombie Plague" in page
+    from companion.cartographers.board import Board
+    from companion.cartographers.terrain import Terrain
+    grid = Board.blank("C").draw([(4, 4)], Terrain.MONSTER)
+    assert act(client, code, token, "map", n, player=0, grid=grid.to_words()).status_code == 200
+    r = act(client, code, token, "monster", n + 1, player=0, ambush=zombie, cells="E5")
+    assert r.status_code == 200, r.get_data(as_text=True)
+    assert stored(app, code).events[-1] == {"type": "monster", "player": 0, "ambush": zombie, "cells": [[4, 4]]}
+    assert 'data-ambush="h02"' not in client.get(f"/t/{code}/player/0").get_data(as_text=True)

@@ -172,7 +172,7 @@ def orient(gray: np.ndarray, quad: np.ndarray, side_hint: str | None) -> list[tu
     for k in range(4):
         pk = np.rot90(patches, k, axes=(0, 1))
         dk = np.rot90(dark, k)
-        for side in (side_hint,) if side_hint else ("A", "B"):  # unmarked game pads: base sides unless told
+        for side in (side_hint,) if side_hint in MAPS else ("A", "B"):  # unmarked game pads: base sides unless told
             m = MAPS[side]
             mountains = np.array([pk[r, c] for r, c in m.mountains])
             mask = np.zeros(dk.shape, bool)

@@ -201,7 +201,7 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     photo = load_photo(source)
     gray = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
     quality.check_brightness(gray)
-    loc = locate(photo.image, gray, side)
+    loc = locate(photo.image, gray, CUSTOM_PREFIX if side is not None and is_custom(side) else side)
     early_qr = None
     if loc.side == CUSTOM_PREFIX:  # a table's own side: only its QR code says which cells are printed
         early_qr = read_qr(photo.image, loc, canon_for(loc.side))

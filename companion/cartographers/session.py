@@ -383,11 +383,13 @@ class Game:
                          "doubts": [{"id": d.id, "text_en": d.text_en, "text_tr": d.text_tr} for d in cs.doubts]},
             "skills": list(self.setup.skills),
             "hits": {str(p): sorted([list(c) for c in cells]) for p, cells in st.hits.items()},
-            "heroes_placed": copy.deepcopy(st.heroes_placed),
+            "heroes_placed": {str(p): list(v) for p, v in st.heroes_placed.items()},
             "pending": copy.deepcopy(st.pending),
             "notices": copy.deepcopy(st.notices),
             "spent": {str(p): copy.deepcopy(v) for p, v in st.spent.items()},
             "removed_heroes": list(st.removed_heroes),
+            "monsters": {str(p): {a: [list(c) for c in cells] for a, cells in m.items()}
+                         for p, m in st.monsters.items()},
             "setup": self.setup.to_dict(),
             "ruins_rule": self.setup.ruins_rule,
             "solo": self.setup.solo,
@@ -496,6 +498,7 @@ def _solo_resolution(st: _State, ambush_id: str) -> dict[str, Any] | None:
         return None
     cells = solo_ambush(board, AMBUSH_BY_ID[ambush_id])
     if cells is None:
+        st.monsters.setdefault(0, {})[ambush_id] = ()  # never drawn: no lasting effect on this map
         return {"cells": [], "ignored": True}
     _set_map(st, 0, board.draw(cells, Terrain.MONSTER))
     st.monsters.setdefault(0, {})[ambush_id] = tuple(cells)
@@ -533,7 +536,7 @@ def _check_dragons(st: _State, player: int) -> None:
         return
     for ambush_id, cells in st.monsters.get(player, {}).items():
         card = AMBUSH_BY_ID[ambush_id]
-        if card.effect != "coins_when_sealed" or (player, ambush_id) in st.dragon_paid:
+        if card.effect != "coins_when_sealed" or (player, ambush_id) in st.dragon_paid or not cells:
             continue
         if sealed_or_destroyed(board, cells):
             st.dragon_paid.append((player, ambush_id))
@@ -647,6 +650,7 @@ def _after_scoring(setup: Setup, st: _State) -> None:
                     st.monsters[player][ambush_id] = tuple(sorted({*cells, *spread}))
                     note["cells"] = [list(c) for c in spread]
                 st.notices.append(note)
+                _check_dragons(st, player)  # new zombies may close the last gap around a Dragon
             elif card.effect == "destroy_after_scoring":
                 _add_pending(st, player, ambush_id)
 
@@ -675,7 +679,10 @@ def _map(setup: Setup, st: _State, event: dict[str, Any]) -> dict[str, Any]:
         last = st.turns[-1]
         cid = last["cards"][-1]
         if cid.startswith(AMBUSH_PREFIX) and last.get("solo") is None:
-            st.turns[-1] = {**last, "solo": _solo_resolution(st, cid.removeprefix(AMBUSH_PREFIX))}
+            ambush_id = cid.removeprefix(AMBUSH_PREFIX)
+            st.turns[-1] = {**last, "solo": _solo_resolution(st, ambush_id)}
+            if AMBUSH_BY_ID[ambush_id].effect == "destroy_when_drawn":
+                _add_pending(st, player, ambush_id)  # now with the spaces next to the placed Gorgon
     # store the map as given: replay re-derives any monster placement from it
     return {"type": "map", "player": player, "grid": board.to_words()}
 

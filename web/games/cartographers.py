@@ -78,6 +78,15 @@ def _cell(fields: Mapping[str, Any]) -> list[int]:
     return [_int(fields, "row"), _int(fields, "col")]
 
 
+def _cells(fields: Mapping[str, Any]) -> list[list[int]]:
+    """Several spaces typed as on the sheet, e.g. "C3 C4 D4" (commas or spaces between them)."""
+    words = str(fields.get("cells") or "").replace(",", " ").split()
+    if not words:
+        raise GameRuleError("bad_cell", _("Name the space as on the sheet: a row letter A-K and a column 1-11, "
+                                          "e.g. C7."), 400)
+    return [_cell({"cell": w}) for w in words]
+
+
 def score_event(fields: Mapping[str, Any]) -> dict[str, Any]:
     """A score from the grid editor / photo (grid + coins) or added up on paper (edict points, coins, monsters)."""
     event: dict[str, Any] = {"type": "score", "player": _int(fields, "player"), "coins": _int(fields, "coins")}
@@ -131,6 +140,8 @@ def describe_last(game: Game) -> str | None:
         return _("the destroyed space on the map of %(name)s", name=players[last["player"]])
     if kind == "spend":
         return _("the coins %(name)s spent", name=players[last["player"]])
+    if kind == "monster":
+        return _("where the monster is on the map of %(name)s", name=players[last["player"]])
     return None
 
 
@@ -163,6 +174,9 @@ class CartographersAdapter(Adapter):
                                    "orientation": _int(fields, "orientation", required=False) or 0})
             elif action == "destroy":
                 game = game.apply({"type": "destroy", "player": _int(fields, "player"), "cell": _cell(fields)})
+            elif action == "monster":
+                game = game.apply({"type": "monster", "player": _int(fields, "player"),
+                                   "ambush": str(fields.get("ambush") or ""), "cells": _cells(fields)})
             elif action == "spend":
                 game = game.apply({"type": "spend", "player": _int(fields, "player"), "coins": _int(fields, "coins"),
                                    "skill": str(fields.get("skill") or "")})
@@ -212,7 +226,8 @@ class CartographersAdapter(Adapter):
         return render_template("carto/table.html", **self.context(record, game))
 
     def after_action_url(self, record: GameRecord, action: str, fields: Mapping[str, Any]) -> str:
-        if action in ("score", "map", "hero", "destroy", "spend") and str(fields.get("player", "")).isdigit():
+        if action in ("score", "map", "hero", "destroy", "spend", "monster") and str(
+                fields.get("player", "")).isdigit():
             return url_for("cartographers.player", code=record.code, seat=int(fields["player"]))
         return url_for("tables.table", code=record.code)
 

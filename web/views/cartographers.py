@@ -123,7 +123,7 @@ def player(code: str, seat: int) -> str:
     known = game.known_map(seat)
     entry = scores[season] if season is not None else None
     # Heroes: the hero this player still has to draw this season, and the Gorgon/Troll choices on this map
-    placed = set(view["heroes_placed"].get(seat, []))
+    placed = set(view["heroes_placed"].get(str(seat), []))
     waiting = [c for t in view["turns"] for c in t["cards"] if c["kind"] == "hero"
                and c["id"].removeprefix(HERO_PREFIX) not in placed]
     # the coin track only grows: default to the latest coins this player entered
@@ -140,6 +140,8 @@ def player(code: str, seat: int) -> str:
         edicts=list(game.edicts_for(season)) if season is not None else [],
         entry=entry, coins=coins, hero_waiting=waiting[-1] if waiting and game.phase != "over" else None,
         my_pending=[p for p in view["pending"] if p["player"] == seat], spent=game.spent_coins(seat),
+        untracked=[a for a in game.removed_ambushes if AMBUSH_BY_ID[a].effect
+                   and a not in view["monsters"].get(str(seat), {})] if game.phase != "over" else [],
         ambush_names={a.id: loc(a) for a in AMBUSH_BY_ID.values()}, referee=referee,
     )
 
