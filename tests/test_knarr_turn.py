@@ -342,3 +342,15 @@ def test_seats_are_claimed_refused_handed_over_and_released() -> None:
     assert notices[0]["code"] == "seat_handed_over" and game.state.seats == ("b", None)
     game.apply({"type": "release_seat", "player": 0, "holder": "b"})
     assert game.state.seats == (None, None) and not game.to_dict()["can_undo"]
+
+
+def test_a_take_made_impossible_by_a_hand_correction_lets_the_turn_end() -> None:
+    setup, state = table(hand=(33,), crew=(), recruit=1, slots=(11, 12, 21, None, 41),
+                         pile=())  # the blue slot waits for a card
+    state = replace(state, deck=replace(state.deck, pending=(("slot", 3),)))
+    state, _ = run(setup, state, {"type": "recruit", "card": 33})
+    assert {m["slot"] for m in legal_moves(setup, state)} == {0, 1, 2, 4}  # each for 1 recruit
+    state, _ = run(setup, state, {"type": "gain", "recruit": -1})  # a correction by hand
+    assert legal_moves(setup, state) == [{"type": "end_turn", "player": 0}]
+    state, _ = run(setup, state, {"type": "end_turn"})
+    assert state.active == 1
