@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Any
 
@@ -65,6 +65,7 @@ from .data import (
 )
 from .deck import DeckState
 from .errors import KnarrError
+from .frozen import replace
 from .messages import notice
 
 RULE_EVENTS: tuple[str, ...] = ("recruit", "take_viking", "explore", "trade", "reserve", "replace_viking",
