@@ -354,3 +354,14 @@ def test_a_take_made_impossible_by_a_hand_correction_lets_the_turn_end() -> None
     assert legal_moves(setup, state) == [{"type": "end_turn", "player": 0}]
     state, _ = run(setup, state, {"type": "end_turn"})
     assert state.active == 1
+
+
+def test_reputation_from_an_explore_pays_income_from_the_next_own_turn() -> None:
+    # 2 blue pays Destination 9: +2 reputation, 1 -> 3 reaches the first printed income (1 VP per turn)
+    setup, state = table(crew=(31, 32), reputation=1, face_up=((1, 4, 9), (21, 24, 26)))
+    state, _ = run(setup, state, {"type": "explore", "card": 9, "pay": [31, 32], "recruits": 0},
+                   {"type": "end_turn"})
+    assert me(state).reputation == 3 and me(state).score == 0  # nothing paid during the turn itself
+    for _ in range(3):  # the others have nothing to do and end their turns
+        state, _, _ = apply_event(setup, state, {"type": "end_turn"})
+    assert state.active == 0 and state.turn_income == 1 and me(state).score == 1
