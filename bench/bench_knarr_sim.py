@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
 from collections import Counter
 
@@ -45,6 +46,9 @@ def main() -> None:
         rounds.append(game.state.round)
         top = game.ranking()[0]
         by_winner_seat[(top["player"] - game.setup.first_player) % players] += 1
+        if (i + 1) % 500 == 0:
+            print(f"{i + 1} games, {len(failures)} failures, {time.perf_counter() - t0:.0f} s", file=sys.stderr,
+                  flush=True)
     elapsed = time.perf_counter() - t0
     print(json.dumps({
         "games": args.games,

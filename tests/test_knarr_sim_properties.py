@@ -32,6 +32,15 @@ def test_whole_games_keep_every_invariant(shape: int) -> None:
         assert KnarrGame.load(json.loads(json.dumps(game.save()))).to_dict() == game.to_dict()
 
 
+@pytest.mark.parametrize("other", [a.id for a in ARTIFACTS if a.id != "mead_cup"])
+def test_two_player_games_with_the_mead_cup_and_another_artifact(other: str) -> None:
+    """The rulebook's 2-player advice: the Mead Cup in addition to the random Artifact."""
+    for seed in range(3):
+        game, problems = play(seed, 2, ship_side=("normal", "advanced")[seed % 2], artifacts=["mead_cup", other],
+                              check=True)
+        assert problems == [] and game.finished
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**31), st.sampled_from(SHAPES), st.integers(0, 2**31))
 def test_engine_accepts_exactly_the_legal_moves(seed: int, shape: tuple, probe_seed: int) -> None:

@@ -342,3 +342,26 @@ def test_seats_are_claimed_refused_handed_over_and_released() -> None:
     assert notices[0]["code"] == "seat_handed_over" and game.state.seats == ("b", None)
     game.apply({"type": "release_seat", "player": 0, "holder": "b"})
     assert game.state.seats == (None, None) and not game.to_dict()["can_undo"]
+
+
+def test_a_take_made_impossible_by_a_hand_correction_lets_the_turn_end() -> None:
+    setup, state = table(hand=(33,), crew=(), recruit=1, slots=(11, 12, 21, None, 41),
+                         pile=())  # the blue slot waits for a card
+    state = replace(state, deck=replace(state.deck, pending=(("slot", 3),)))
+    state, _ = run(setup, state, {"type": "recruit", "card": 33})
+    assert {m["slot"] for m in legal_moves(setup, state)} == {0, 1, 2, 4}  # each for 1 recruit
+    state, _ = run(setup, state, {"type": "gain", "recruit": -1})  # a correction by hand
+    assert legal_moves(setup, state) == [{"type": "end_turn", "player": 0}]
+    state, _ = run(setup, state, {"type": "end_turn"})
+    assert state.active == 1
+
+
+def test_reputation_from_an_explore_pays_income_from_the_next_own_turn() -> None:
+    # 2 blue pays Destination 9: +2 reputation, 1 -> 3 reaches the first printed income (1 VP per turn)
+    setup, state = table(crew=(31, 32), reputation=1, face_up=((1, 4, 9), (21, 24, 26)))
+    state, _ = run(setup, state, {"type": "explore", "card": 9, "pay": [31, 32], "recruits": 0},
+                   {"type": "end_turn"})
+    assert me(state).reputation == 3 and me(state).score == 0  # nothing paid during the turn itself
+    for _ in range(3):  # the others have nothing to do and end their turns
+        state, _, _ = apply_event(setup, state, {"type": "end_turn"})
+    assert state.active == 0 and state.turn_income == 1 and me(state).score == 1

@@ -405,6 +405,13 @@ def test_knarr_four_players_two_phones_virtual_deck_to_the_end(app, live_server,
         page = phone[seat]
         synced(page)
         page.wait_for_selector(f"#my-turn[data-player='{seat}']", timeout=2500)
+        if turns in (0, 1):  # the rules' own terms, in each phone's language
+            words = ("Recruit", "Explore", "Trade") if page is ann else ("Devşir", "Keşfet", "Ticaret")
+            text = page.inner_text("#my-turn") + page.inner_text("#deck")
+            assert all(w in text for w in words), text[:400]
+            other = bob if page is ann else ann
+            synced(other)
+            assert ("Waiting for" if other is ann else "bekleniyor") in other.inner_text("#active")
         if turns in (0, 9):  # the playing phone's screen fits a 360 px phone, every target a thumb's size
             page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
             assert no_overflow(page) and page.evaluate(SMALL_TARGETS_JS) == []

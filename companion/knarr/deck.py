@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from .data import (
@@ -31,6 +31,7 @@ from .data import (
     viking_deck,
 )
 from .errors import KnarrError
+from .frozen import replace
 from .messages import notice
 from .setup import seeded_rng
 

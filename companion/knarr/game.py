@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from . import deck as vdeck
@@ -42,6 +42,7 @@ from .data import (
 )
 from .deck import DeckState
 from .errors import KnarrError
+from .frozen import replace
 from .messages import notice, render, with_text
 from .rules import (
     add_reputation,

@@ -15,6 +15,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from .data import (
@@ -98,12 +99,12 @@ def play(seed: int, players: int, *, ship_side: str = "normal", artifacts: Seque
         move = choose(moves, rng)
         before = game.state
         try:
-            game.apply(move)
+            notices = game._record(move)  # raw notices: the texts are rendered only when shown
         except KnarrError as err:
             checker.problems.append(f"event {game.event_count}: legal move refused: {move} ({err.code})")
             break
         if check:
-            checker.after(before, move, game._notices[-1])
+            checker.after(before, move, notices)
     return game, checker.problems
 
 
@@ -124,6 +125,11 @@ def all_destinations(state: GameState) -> list[int]:
     return cards + [c for zone in (*ds.explored, *ds.reserved) for c in zone]
 
 
+@cache
+def _deck_ids(player_count: int) -> list[int]:
+    return sorted(c.id for c in viking_deck(player_count))
+
+
 def _column_assets(crew: Sequence[int], colour: str) -> Counter[str]:
     return Counter(VIKING_BY_ID[c].gain for c in crew if VIKING_BY_ID[c].colour == colour)
 
@@ -135,7 +141,7 @@ def invariant_problems(setup: Any, before: GameState, after: GameState, event: d
     n = setup.player_count
     ds = after.deck
     vikings = all_vikings(after)
-    if sorted(vikings) != sorted(c.id for c in viking_deck(n)):
+    if sorted(vikings) != _deck_ids(n):
         out.append("Viking cards not conserved (lost, duplicated or from the wrong player count)")
     if sorted(all_destinations(after)) != sorted(DESTINATION_BY_ID):
         out.append("Destinations not conserved")

@@ -30,7 +30,8 @@ Where the facts leave a rule open we follow the rules text and say so here:
   Weathervane's Explore can trigger Artifacts again.
 - A "line of 5 colours" is completed when the smallest of the 5 colour columns grows during one
   move (Board Game Arena's reading); a line broken by paying a cost and rebuilt counts again.
-- A Recruit whose own slot is empty (the deck ran out) and who cannot spend a recruit takes no card.
+- A Recruit whose own slot is empty (the deck ran out) and who cannot spend a recruit takes no card
+  (the same when a hand correction took away the recruit the take needed: the turn may then end).
 - A player with no Recruit and no Explore possible may end the turn without an action.
 """
 
@@ -38,7 +39,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Any
 
@@ -64,6 +65,7 @@ from .data import (
 )
 from .deck import DeckState
 from .errors import KnarrError
+from .frozen import replace
 from .messages import notice
 
 RULE_EVENTS: tuple[str, ...] = ("recruit", "take_viking", "explore", "trade", "reserve", "replace_viking",
@@ -180,8 +182,9 @@ def legal_moves(setup: Any, state: Any) -> list[dict[str, Any]]:
                 for s in ds.must_discard for c in dict.fromkeys(ds.crews[s])]
     seat, turn, p = state.active, state.turn_state, state.players[state.active]
     if turn.take_colour is not None:
-        return [{"type": "take_viking", "player": seat, "slot": i}
-                for i, card in enumerate(ds.slots) if card is not None and take_cost(turn, i) <= p.recruit]
+        takes = _takes(state)
+        # no take left (a hand correction spent the recruit it needed): the Recruit ends without a card
+        return takes or [{"type": "end_turn", "player": seat}]
     moves: list[dict[str, Any]] = []
     actions = _action_moves(setup, state)
     moves.extend(actions)
@@ -196,6 +199,13 @@ def legal_moves(setup: Any, state: Any) -> list[dict[str, Any]]:
     if turn.acted or not actions:
         moves.append({"type": "end_turn", "player": seat})
     return moves
+
+
+def _takes(state: Any) -> list[dict[str, Any]]:
+    ds, seat, turn = state.deck, state.active, state.turn_state
+    recruits = state.players[seat].recruit
+    return [{"type": "take_viking", "player": seat, "slot": i}
+            for i, card in enumerate(ds.slots) if card is not None and take_cost(turn, i) <= recruits]
 
 
 def _action_moves(setup: Any, state: Any) -> list[dict[str, Any]]:
@@ -214,8 +224,10 @@ def _action_moves(setup: Any, state: Any) -> list[dict[str, Any]]:
 
 def can_end_turn(setup: Any, state: Any) -> bool:
     ds, turn = state.deck, state.turn_state
-    if ds.must_discard or turn.take_colour is not None:
+    if ds.must_discard:
         return False
+    if turn.take_colour is not None:
+        return not _takes(state)
     return turn.acted or not _action_moves(setup, state)
 
 

@@ -32,6 +32,8 @@ SEAT_ACTIONS = frozenset({"claim_seat", "release_seat"})
 DECK_ACTIONS = RULE_ACTIONS | SEAT_ACTIONS
 TRUE_WORDS = frozenset({"1", "true", "on", "yes"})
 PHONE_KEY = "phone"
+MAX_WAYS_SHOWN = 4
+"""Ways to pay shown as one-tap buttons per Destination; any other way is picked card by card."""
 
 
 def phone_id(session: MutableMapping[str, Any]) -> str:
@@ -96,6 +98,9 @@ def _turn_moves(game: Any, lang: str) -> dict[str, Any]:
     for m in by_type.get("explore", []):
         explore.setdefault(m["card"], []).append({"pay": m["pay"], "recruits": m["recruits"],
                                                   "text": pay_text(m["pay"], m["recruits"], lang)})
+    for ways in explore.values():  # fewest recruit tokens first; the rest via "choose yourself"
+        ways.sort(key=lambda w: (w["recruits"], w["text"]))
+        del ways[MAX_WAYS_SHOWN:]
     turn = state.turn_state
     explored = state.deck.explored[seat]
     return {
