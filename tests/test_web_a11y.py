@@ -149,3 +149,17 @@ def test_the_host_sees_the_invitation_first_until_another_phone_joins(live_serve
     guest.goto(f"{live_server.url}/t/{code}")
     host.wait_for_function(f"({order}) & 2", timeout=5000)  # now below the table
     assert not host.evaluate("document.getElementById('join-panel').open")
+
+
+def test_large_squares_are_on_by_default_on_a_small_touch_screen(browser, live_server):
+    ctx = browser.new_context(viewport={"width": 360, "height": 780}, has_touch=True, is_mobile=True)
+    try:
+        page = ctx.new_page()
+        page.goto(live_server.url + "/score")
+        assert page.get_attribute("#grid-zoom", "aria-pressed") == "true"
+        assert page.locator("#grid .cell[data-r='5'][data-c='5']").bounding_box()["width"] >= 32
+        page.tap("#palette button[data-terrain=village]")
+        page.tap("#grid .cell[data-r='0'][data-c='1']")
+        assert page.get_attribute("#grid .cell[data-r='0'][data-c='1']", "data-terrain") == "village"
+    finally:
+        ctx.close()

@@ -239,3 +239,12 @@ def test_the_invitation_folds_away_once_a_second_phone_opens_the_table(app):
     assert act(host, code, token, "undo", version).status_code == 200
     assert [e["type"] for e in stored(app, code).events] == ["joined"]
     assert act(host, code, token, "undo", version + 1).get_json()["code"] == "nothing_to_undo"
+
+
+def test_a_drawn_viking_card_reads_as_a_thing_not_an_action():
+    from companion.knarr.messages import render
+
+    tr = render("column_gains", "tr", {"colour": "red", "gain_counts": {"vp": 2, "card": 1}})
+    en = render("column_gains", "en", {"colour": "red", "gain_counts": {"vp": 2, "card": 1}})
+    assert "1 × Viking kartı" in tr and "Çekme" not in tr
+    assert "1 × Viking card" in en and "Draw a" not in en
