@@ -248,3 +248,8 @@ def test_a_drawn_viking_card_reads_as_a_thing_not_an_action():
     en = render("column_gains", "en", {"colour": "red", "gain_counts": {"vp": 2, "card": 1}})
     assert "1 × Viking kartı" in tr and "Çekme" not in tr
     assert "1 × Viking card" in en and "Draw a" not in en
+
+
+def test_a_long_bad_table_code_is_not_echoed_back_whole(client):
+    r = client.get("/t/" + "Q" * 5000, headers={"Accept": "application/json"})
+    assert r.status_code == 404 and len(r.get_json()["error"]) < 200
