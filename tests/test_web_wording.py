@@ -253,3 +253,22 @@ def test_a_drawn_viking_card_reads_as_a_thing_not_an_action():
 def test_a_long_bad_table_code_is_not_echoed_back_whole(client):
     r = client.get("/t/" + "Q" * 5000, headers={"Accept": "application/json"})
     assert r.status_code == 404 and len(r.get_json()["error"]) < 200
+
+
+@pytest.mark.parametrize("headers, words", [
+    (TR, "B4: A yüzünde burada basılı dağ var, orman olamaz."),
+    ({"Accept-Language": "en"}, "B4: side A has a printed mountain here, not forest."),
+])
+def test_a_bad_map_is_explained_in_the_page_language(app, client, headers, words):
+    from companion.cartographers.board import Board
+
+    grid = Board.blank("A").to_words()
+    grid[1][3] = "forest"
+    token = csrf_token(client)
+    r = client.post("/api/score", json={"side": "A", "grid": grid, "cards": ["sentinel_wood"]},
+                    headers={"X-CSRF-Token": token, "Accept": "application/json", **headers})
+    assert r.status_code == 400 and r.get_json()["error"] == words
+    code, token = new_game(client)
+    r = client.post(f"/t/{code}/action", json={"action": "map", "player": 0, "grid": grid},
+                    headers={"X-CSRF-Token": token, "Accept": "application/json", **headers})
+    assert r.status_code == 400 and r.get_json()["error"] == words
