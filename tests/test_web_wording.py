@@ -272,3 +272,12 @@ def test_a_bad_map_is_explained_in_the_page_language(app, client, headers, words
     r = client.post(f"/t/{code}/action", json={"action": "map", "player": 0, "grid": grid},
                     headers={"X-CSRF-Token": token, "Accept": "application/json", **headers})
     assert r.status_code == 400 and r.get_json()["error"] == words
+
+
+def test_a_new_knarr_table_shows_its_invitation_first(app, client):
+    code, token = new_knarr(client, names=("Ayşe", "Bora"))
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    assert html.index('id="join-panel"') < html.index('id="table"') and "data-until=start" in html
+    knarr_act(client, code, token, {"action": "end_turn", "player": 0, "version": 0})
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    assert html.index('id="join-panel"') > html.index('id="table"') and "data-top" not in html
