@@ -22,7 +22,8 @@ ALSO_REFUSED = ("heading-order", "empty-table-header", "label", "select-name", "
 
 
 def axe_script() -> str:
-    axe = pytest.importorskip("axe_playwright_python")
+    import axe_playwright_python as axe  # a test extra (pyproject): missing means the install is broken
+
     return (Path(axe.__file__).parent / "axe.min.js").read_text(encoding="utf-8")
 
 
@@ -62,12 +63,19 @@ def table_pages(app, client) -> list[str]:
     version = 0
     while act(client, ended, token2, "reveal", version).status_code == 200:
         version += 1
-    solo, token3 = new_game(client, players=("Solo",), seed=7)
+    solo, _token3 = new_game(client, players=("Solo",), seed=7)
+    over, token4 = new_game(client, players=("Ann", "Bob"), seed=9)
+    version = 0
+    for _season in range(4):  # a whole game, so the final scores and ranking are checked too
+        while act(client, over, token4, "reveal", version).status_code == 200:
+            version += 1
+        assert act(client, over, token4, "next_season", version).status_code == 200
+        version += 1
     knarr, _ = new_knarr(client, names=("Ayşe", "Bora"))
     deck, _ = new_knarr(client, names=("Ann", "Bob", "Cem"), virtual_deck="1")
     return ["/", "/c/new", "/k/new", "/score", "/print", f"/t/{code}", f"/t/{ended}", f"/t/{solo}",
             f"/t/{code}/player/1", f"/t/{ended}/player/0", f"/t/{code}/photo", f"/t/{knarr}", f"/t/{deck}",
-            "/t/NOSUCH1"]
+            f"/t/{over}", "/t/NOSUCH1"]
 
 
 @pytest.mark.parametrize("locale", ["tr-TR", "en-US"])
@@ -149,3 +157,30 @@ def test_the_host_sees_the_invitation_first_until_another_phone_joins(live_serve
     guest.goto(f"{live_server.url}/t/{code}")
     host.wait_for_function(f"({order}) & 2", timeout=5000)  # now below the table
     assert not host.evaluate("document.getElementById('join-panel').open")
+
+
+def test_large_squares_are_on_by_default_on_a_small_touch_screen(browser, live_server):
+    ctx = browser.new_context(viewport={"width": 360, "height": 780}, has_touch=True, is_mobile=True)
+    try:
+        page = ctx.new_page()
+        page.goto(live_server.url + "/score")
+        assert page.get_attribute("#grid-zoom", "aria-pressed") == "true"
+        assert page.locator("#grid .cell[data-r='5'][data-c='5']").bounding_box()["width"] >= 32
+        page.tap("#palette button[data-terrain=village]")
+        page.tap("#grid .cell[data-r='0'][data-c='1']")
+        assert page.get_attribute("#grid .cell[data-r='0'][data-c='1']", "data-terrain") == "village"
+    finally:
+        ctx.close()
+
+
+def test_the_print_form_offers_each_sheet_the_player_counts_it_takes(live_server, context_factory):
+    page = context_factory(locale="tr-TR").new_page()
+    page.goto(live_server.url + "/print")
+    assert page.is_disabled("#players")  # map sheets have no player rows
+    page.check("input[name=kind][value=score]")
+    page.fill("#players", "9")
+    page.check("input[name=kind][value=knarr]")
+    assert (page.get_attribute("#players", "min"), page.get_attribute("#players", "max")) == ("2", "4")
+    assert page.input_value("#players") == "4"
+    page.check("input[name=kind][value=score]")
+    assert page.get_attribute("#players", "max") == "12"

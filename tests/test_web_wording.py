@@ -242,3 +242,45 @@ def test_the_invitation_folds_away_once_a_second_phone_opens_the_table(app):
     assert act(host, code, token, "undo", version).status_code == 200
     assert [e["type"] for e in stored(app, code).events] == ["joined"]
     assert act(host, code, token, "undo", version + 1).get_json()["code"] == "nothing_to_undo"
+
+
+def test_a_drawn_viking_card_reads_as_a_thing_not_an_action():
+    from companion.knarr.messages import render
+
+    tr = render("column_gains", "tr", {"colour": "red", "gain_counts": {"vp": 2, "card": 1}})
+    en = render("column_gains", "en", {"colour": "red", "gain_counts": {"vp": 2, "card": 1}})
+    assert "1 × Viking kartı" in tr and "Çekme" not in tr
+    assert "1 × Viking card" in en and "Draw a" not in en
+
+
+def test_a_long_bad_table_code_is_not_echoed_back_whole(client):
+    r = client.get("/t/" + "Q" * 5000, headers={"Accept": "application/json"})
+    assert r.status_code == 404 and len(r.get_json()["error"]) < 200
+
+
+@pytest.mark.parametrize("headers, words", [
+    (TR, "B4: A yüzünde burada basılı dağ var, orman olamaz."),
+    ({"Accept-Language": "en"}, "B4: side A has a printed mountain here, not forest."),
+])
+def test_a_bad_map_is_explained_in_the_page_language(app, client, headers, words):
+    from companion.cartographers.board import Board
+
+    grid = Board.blank("A").to_words()
+    grid[1][3] = "forest"
+    token = csrf_token(client)
+    r = client.post("/api/score", json={"side": "A", "grid": grid, "cards": ["sentinel_wood"]},
+                    headers={"X-CSRF-Token": token, "Accept": "application/json", **headers})
+    assert r.status_code == 400 and r.get_json()["error"] == words
+    code, token = new_game(client)
+    r = client.post(f"/t/{code}/action", json={"action": "map", "player": 0, "grid": grid},
+                    headers={"X-CSRF-Token": token, "Accept": "application/json", **headers})
+    assert r.status_code == 400 and r.get_json()["error"] == words
+
+
+def test_a_new_knarr_table_shows_its_invitation_first(app, client):
+    code, token = new_knarr(client, names=("Ayşe", "Bora"))
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    assert html.index('id="join-panel"') < html.index('id="table"') and "data-until=start" in html
+    knarr_act(client, code, token, {"action": "end_turn", "player": 0, "version": 0})
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    assert html.index('id="join-panel"') > html.index('id="table"') and "data-top" not in html

@@ -30,10 +30,16 @@ def cell_name(row: int, col: int) -> str:
 
 
 class BoardError(ValueError):
-    """Bad map input; carries the offending cell so the CLI and UI can point at it by its sheet name (B4)."""
+    """Bad map input; carries the offending cell so the CLI and UI can point at it by its sheet name (B4).
 
-    def __init__(self, message: str, row: int | None = None, col: int | None = None):
+    `code` and `params` say what is wrong in a stable form, so the web app can say it in the page's language
+    (the message itself is English, for the command line and logs).
+    """
+
+    def __init__(self, message: str, row: int | None = None, col: int | None = None, *, code: str = "bad_map",
+                 **params: str):
         self.row, self.col = row, col
+        self.code, self.params = code, params
         where = f"{cell_name(row, col)}: " if row is not None and col is not None else ""
         super().__init__(where + message)
 
@@ -89,26 +95,31 @@ class Board:
         """
         side = _check_side(side)
         if not isinstance(rows, Sequence) or isinstance(rows, str) or len(rows) != N:
-            raise BoardError(f"the grid must have {N} rows")
+            raise BoardError(f"the grid must have {N} rows", code="grid_rows")
         blank = cls.blank(side)
         predrawn = {cell for cell, _ in side_layout(side).predrawn}
         out: list[tuple[Terrain, ...]] = []
         for r, row in enumerate(rows):
             if not isinstance(row, Sequence) or isinstance(row, str) or len(row) != N:
-                raise BoardError(f"row {ROW_LETTERS[r]} must have {N} cells")
+                raise BoardError(f"row {ROW_LETTERS[r]} must have {N} cells", code="row_cells", row=ROW_LETTERS[r])
             parsed = []
             for c, word in enumerate(row):
                 try:
                     t = parse_terrain(word) if isinstance(word, str) else parse_terrain(repr(word))
                 except ValueError as exc:
-                    raise BoardError(str(exc), r, c) from None
+                    raise BoardError(str(exc), r, c, code="unknown_terrain") from None
                 printed = blank.grid[r][c]
                 if printed in (Terrain.MOUNTAIN, Terrain.WASTELAND) and t != printed:
-                    raise BoardError(f"side {side_label(side)} has a printed {printed.value} here, not {t.value}", r, c)
+                    raise BoardError(f"side {side_label(side)} has a printed {printed.value} here, not {t.value}", r, c,
+                                     code="printed_here", side=side_label(side), printed=printed.value,
+                                     terrain=t.value)
                 if t in (Terrain.MOUNTAIN, Terrain.WASTELAND) and t != printed:
-                    raise BoardError(f"side {side_label(side)} has no printed {t.value} here", r, c)
+                    raise BoardError(f"side {side_label(side)} has no printed {t.value} here", r, c, code="not_printed",
+                                     side=side_label(side), terrain=t.value)
                 if (r, c) in predrawn and t not in (printed, Terrain.DESTROYED):
-                    raise BoardError(f"this side has a pre-drawn {printed.value} here, not {t.value}", r, c)
+                    raise BoardError(f"this side has a pre-drawn {printed.value} here, not {t.value}", r, c,
+                                     code="printed_here", side=side_label(side), printed=printed.value,
+                                     terrain=t.value)
                 parsed.append(t)
             out.append(tuple(parsed))
         return cls(side, tuple(out))

@@ -133,7 +133,8 @@ def cmd_deal(args: argparse.Namespace) -> int:
             game = game.apply({"type": "reveal"})
             turn = game.turns[-1]
             parts = [describe(c) for c in turn["cards"]]
-            note = " — must cover ruins if possible" if turn["ruins_required"] else ""
+            note = (" — must cover ruins if possible (if no shape can, normal placement rules apply)"
+                    if turn["ruins_required"] else "")
             print(f"  [{game.time}/{season.threshold}] " + " → ".join(parts) + note)
             shapes = card_view(turn["cards"][-1])["options"]
             if shapes:

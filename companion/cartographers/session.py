@@ -432,7 +432,7 @@ def _board(setup: Setup, event: dict[str, Any]) -> Board:
     try:
         return Board.from_words(setup.side, event.get("grid"))  # type: ignore[arg-type]
     except BoardError as exc:
-        raise GameError("bad_grid", str(exc)) from None
+        raise GameError("bad_grid", str(exc)) from exc  # the cause keeps the cell and what is wrong there
 
 
 def _count(event: dict[str, Any], key: str, low: int = 0, high: int = 1000) -> int:

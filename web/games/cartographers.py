@@ -14,11 +14,12 @@ from typing import Any
 from flask import render_template, url_for
 from flask_babel import gettext as _
 
-from companion.cartographers.board import ROW_LETTERS
+from companion.cartographers.board import ROW_LETTERS, BoardError
 from companion.cartographers.data import AMBUSH_BY_ID
 from companion.cartographers.session import Game, GameError, Setup
 
 from ..i18n import loc
+from ..map_errors import map_error_message
 from ..storage import GameRecord
 from ..validation import loads
 from .base import Adapter, GameRuleError, PrintJob, form_int
@@ -28,6 +29,8 @@ INPUT_ERRORS = frozenset({"bad_grid", "bad_event", "unknown_player", "bad_setup"
 
 def engine_message(exc: GameError) -> str:
     """The engine's stable error codes in the page language (its own messages are English)."""
+    if exc.code == "bad_grid" and isinstance(exc.__cause__, BoardError):
+        return map_error_message(exc.__cause__)
     messages = {
         "game_over": _("The game is over."),
         "season_over": _("The season has ended: score the maps, then start the next season."),

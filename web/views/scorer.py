@@ -18,6 +18,7 @@ from companion.cartographers.sides import SideError, is_custom, normalise_side, 
 
 from .. import photo, photoqueue
 from ..errors import UserError
+from ..map_errors import map_error_message
 from ..mapdata import categories, page_data, scoring_cards
 
 bp = Blueprint("scorer", __name__)
@@ -46,7 +47,7 @@ def parse_board(side: str, grid: Any) -> Board:
         return Board.from_words(side, grid)
     except BoardError as exc:
         extra = {"row": exc.row, "col": exc.col} if exc.row is not None else {}
-        raise UserError(400, "bad_grid", _("The map is not valid: %(why)s", why=str(exc)), **extra) from None
+        raise UserError(400, "bad_grid", map_error_message(exc), **extra) from None
 
 
 def parse_coins(value: Any) -> int:

@@ -24,6 +24,8 @@ import qrcode.image.svg
 from flask import Blueprint, Response, current_app, jsonify, redirect, request, session, url_for
 from flask_babel import gettext as _
 
+from companion.cartographers.terrain import shorten
+
 from .. import access, printing
 from ..db import get_store
 from ..errors import UserError, wants_json
@@ -38,9 +40,9 @@ LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]"})
 
 def load_record(code: str) -> GameRecord:
     code = normalise_code(code)
-    if not is_valid_code(code):
+    if not is_valid_code(code):  # a long bad code is cut, never echoed back whole
         raise UserError(404, "unknown_table", _("No table has the code %(code)s. Check the code and try again.",
-                                                 code=code))
+                                                 code=shorten(code, 12)))
     try:
         record = get_store().get(code)
     except NotFound:
