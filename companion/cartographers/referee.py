@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from .board import ALL_CELLS, Board, N, translations
 from .data import AMBUSH_BY_ID, EXPLORE_BY_ID, MAPS
@@ -267,9 +267,8 @@ def _offer(step: Step) -> _Offer:
 
 # -- the search --------------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class _Piece:
-    """A candidate drawing for one step, with what it would cost as a repair."""
+class _Piece(NamedTuple):
+    """A candidate drawing for one step, with what it would cost as a repair (a tuple: made by the thousand)."""
 
     mask: int
     terrain: Terrain | None  # None: the card has no drawing
@@ -300,6 +299,7 @@ class _Search:
         self.choice: dict[tuple[int, int], _Piece] = {}
         self.fits_cache: dict[tuple[int, int], bool] = {}
         self.solo_cache: dict[tuple[int, int], int | None] = {}
+        self.near_cache: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
         self.nodes = 0
         self.limit = NODE_LIMIT
         k = len(self.offers)
@@ -476,22 +476,31 @@ class _Search:
             yield _Piece(0, None, False, False, offer.min_size, "missing_drawing")
 
     def _masks_near(self, index: _ShapeIndex, rem: int, unplaced: int, filled: int, budget: int) -> Iterator[int]:
-        """Placements inside `rem` (budget 0), or touching it and free at this moment (repairs)."""
-        if not budget:
-            for x in _bits(rem):
-                for m in index.by_low[x]:
-                    if not m & ~rem:
-                        yield m
-            return
+        """Placements inside `rem` (budget 0), or touching it and free at this moment (repairs).
+
+        The placements depend on one terrain's remaining cells only, so they are cached by those: the many states
+        that differ in other terrains share them."""
         # cells the placement must share with this terrain's new cells (none at all: "no drawing" is cheaper)
-        need = max(index.size - budget, 1)
-        for x in _bits(rem):
-            bit = 1 << x
-            for m in index.by_cell[x]:
-                inside = m & rem
-                # each placement once: from the lowest of its cells in this terrain
-                if inside & -inside == bit and not m & filled and inside.bit_count() >= need:
-                    yield m
+        need = index.size if not budget else max(index.size - budget, 1)
+        key = (index.size, index.masks[0] if index.masks else 0, rem, need)
+        found = self.near_cache.get(key)
+        if found is None:
+            out: list[int] = []
+            if need == index.size:
+                for x in _bits(rem):
+                    out.extend(m for m in index.by_low[x] if not m & ~rem)
+            else:
+                for x in _bits(rem):
+                    bit = 1 << x
+                    for m in index.by_cell[x]:
+                        inside = m & rem
+                        # each placement once: from the lowest of its cells in this terrain
+                        if inside & -inside == bit and inside.bit_count() >= need:
+                            out.append(m)
+            found = self.near_cache[key] = tuple(out)
+        if need == index.size:
+            return iter(found)  # inside `rem`, so free at this moment
+        return (m for m in found if not m & filled)
 
     def _shaped(self, m: int, t: Terrain, coin: bool, fallback: bool, rem: dict[Terrain, int], unplaced: int,
                 budget: int, rule: str | None, wrong: int = 0) -> Iterator[_Piece]:
