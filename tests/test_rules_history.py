@@ -71,3 +71,17 @@ def test_a_drawing_that_breaks_the_rules_is_reported_for_that_season():
     wrong = board.draw([empty], Terrain.VILLAGE)
     result = history.check(0, 0, wrong)
     assert not result.verdict.legal and empty in result.verdict.problem_cells
+
+
+def test_a_card_the_referee_does_not_know_gives_no_verdict_not_an_error(monkeypatch):
+    import companion.cartographers.history as history_module
+    from companion.cartographers.referee import RefereeError
+
+    table = play_table(9, players=1, seasons=1)
+    history = GameHistory.replay(table.setup, table.events)
+
+    def unknown(*args, **kwargs):
+        raise RefereeError("unknown card 'H1'")
+
+    monkeypatch.setattr(history_module, "check_season", unknown)
+    assert history.check(0, 0) is None and history.coin_track(0, 0) is None

@@ -14,7 +14,7 @@ from typing import Any
 
 from .board import Board, new_mountain_coins
 from .data import COIN_TRACK_LENGTH
-from .referee import Verdict, check_season
+from .referee import RefereeError, Verdict, check_season
 from .scoring import mountain_coins
 from .session import Game, Setup
 
@@ -75,7 +75,11 @@ class GameHistory:
                 return None
         before, since = self.map_before(player, season)
         cards = self.cards_since(since, season)
-        verdict = check_season(before, after, cards, solo=self.game.setup.solo, unique_cards=since == season - 1)
+        try:
+            verdict = check_season(before, after, cards, solo=self.game.setup.solo,
+                                   unique_cards=since == season - 1)
+        except RefereeError:
+            return None  # a card the referee does not know (an expansion's): nothing to say rather than a guess
         return SeasonCheck(season, since, tuple(cards), verdict, new_mountain_coins(before, after))
 
     def shape_coins_before(self, player: int, season: int) -> int:
