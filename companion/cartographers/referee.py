@@ -108,7 +108,7 @@ class Drawing:
 
 
 PROBLEM_CODES = ("changed_cell", "extra_cell", "missing_cell", "wrong_terrain", "missing_drawing",
-                 "fallback_not_allowed", "ruins_not_covered")
+                 "fallback_not_allowed", "ruins_not_covered", "alternative")
 
 
 @dataclass(frozen=True)
@@ -703,8 +703,8 @@ def _report(search: _Search, after: Board, problems: list[Problem], cost: int) -
             others = 0
         if others:
             problems.append(Problem("alternative", _cells(others), None,
-                                    f"or {_where_many(others)}: changing these instead would explain the map "
-                                    "just as well"))
+                                    f"or the slip is at {_where_many(others)} instead: the cards explain the map "
+                                    "just as well that way"))
     return Verdict(tuple(drawings), tuple(problems))
 
 

@@ -48,7 +48,8 @@ def problem_message(p: Problem) -> str:
     if p.code == "changed_cell":
         return _("%(cells)s: drawn in an earlier season and changed since.", cells=cells)
     if p.code == "alternative":
-        return _("Or %(cells)s: changing these instead would explain the map just as well.", cells=cells)
+        return _("Or the slip is at %(cells)s instead: the cards explain the map just as well that way.",
+                 cells=cells)
     return p.message
 
 

@@ -103,6 +103,9 @@ def player(code: str, seat: int) -> str:
     earlier = [s for s in scores[: (season if season is not None else game.season) + 1] if s]
     coins = entry["coins"] if entry else (earlier[-1]["coins"] if earlier else 0)
     referee = referee_view(history, seat, season)
+    saved = history.seasons[season].maps.get(seat) if season is not None else None
+    # the editor shows the player's latest map: mark its cells only when that is the map the verdict is about
+    marks = referee.get("marks", []) if saved is not None and known is not None and saved.grid == known.grid else []
     if not entry and referee.get("coins"):
         coins = referee["coins"]["total"]  # coins without typing: the player only confirms
     return render_template(
@@ -110,7 +113,7 @@ def player(code: str, seat: int) -> str:
         code=record.code, version=record.version, view=view, seat=seat, name=game.setup.players[seat],
         data=page_data(), seasons=SEASONS, grid=known.to_words() if known else None, season=season, ended=ended,
         edicts=list(game.edicts_for(season)) if season is not None else [],
-        entry=entry, coins=coins, referee=referee,
+        entry=entry, coins=coins, referee=referee, referee_marks=marks,
     )
 
 
