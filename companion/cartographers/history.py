@@ -54,10 +54,12 @@ class GameHistory:
 
     # -- per player ---------------------------------------------------------------------------------------------
     def map_before(self, player: int, season: int) -> tuple[Board, int]:
-        """The player's last map saved before `season`, and the season it comes from (-1: a blank sheet)."""
+        """The player's last map saved at the end of a season before `season`, and that season (-1: a blank sheet).
+
+        A map saved in the middle of a season is skipped: the drawings after it would look like this season's."""
         for s in range(season - 1, -1, -1):
             board = self.seasons[s].maps.get(player)
-            if board is not None:
+            if board is not None and self.seasons[s].complete.get(player):
                 return board, s
         return Board.blank(self.game.setup.side), -1
 
