@@ -38,6 +38,7 @@ AMBUSH_PREFIX = "ambush-"
 ALL_MASK = (1 << (N * N)) - 1
 MAX_REPAIR = 12  # cells/rules a repair may change before the referee gives up looking for the cheapest one
 NODE_LIMIT = 60_000  # search nodes per check (~1 s at worst), so a hopeless map still answers quickly
+COIN_RANGE_LIMIT = 5_000  # nodes spent finding whether other explanations earn other coins
 ALTERNATIVES_LIMIT = 20_000  # further nodes spent listing the equally cheap alternatives of a repair
 SINGLE: Shape = ((0, 0),)
 
@@ -130,6 +131,7 @@ class Verdict:
     placements: tuple[Drawing, ...]
     problems: tuple[Problem, ...]
     complete: bool = True  # False when the search stopped at its node limit (the problems are then coarse)
+    coin_range: tuple[int, int] | None = None  # fewest and most coins over all explanations, when legal and known
 
     @property
     def legal(self) -> bool:
@@ -586,6 +588,23 @@ class _Search:
             cells |= piece.mask
         return cells
 
+    def coin_range(self, i: int, placed: int, seen: dict[tuple[int, int], tuple[int, int]]) -> tuple[int, int]:
+        """The fewest and most coin shapes over every explanation from (i, placed) on (a legal state)."""
+        key = (i, placed)
+        if key in seen:
+            return seen[key]
+        if i == len(self.offers):
+            return (0, 0)
+        low, high = 99, -1
+        for piece in self.candidates(i, placed, 0):
+            if self.solve(i + 1, placed | piece.mask, 0) != 0:
+                continue
+            a, b = self.coin_range(i + 1, placed | piece.mask, seen)
+            coin = int(piece.coin and not piece.fallback)
+            low, high = min(low, a + coin), max(high, b + coin)
+        seen[key] = (low, high)
+        return low, high
+
     def optimal_cells(self, i: int, placed: int, value: int, seen: dict[tuple[int, int], int]) -> int:
         """Every cell that some cheapest repair from (i, placed) changes: the places one can't tell apart."""
         key = (i, placed)
@@ -705,7 +724,14 @@ def _report(search: _Search, after: Board, problems: list[Problem], cost: int) -
             problems.append(Problem("alternative", _cells(others), None,
                                     f"or the slip is at {_where_many(others)} instead: the cards explain the map "
                                     "just as well that way"))
-    return Verdict(tuple(drawings), tuple(problems))
+    coins = None
+    if not cost and not problems:
+        search.limit = search.nodes + COIN_RANGE_LIMIT
+        try:
+            coins = search.coin_range(0, 0, {})
+        except _NodeLimit:
+            coins = None  # too many readings to go through: the one found stands alone
+    return Verdict(tuple(drawings), tuple(problems), coin_range=coins)
 
 
 def _likely_card(extra: int, drawings: list[Drawing], after: Board) -> str | None:

@@ -78,5 +78,8 @@ def referee_view(history: GameHistory, seat: int, season: int | None, after: Boa
         "placements": [{"card": card_label(d.card), "cells": [list(c) for c in d.cells], "coin": d.coin,
                         "fallback": d.fallback} for d in verdict.placements],
         "coins": track.to_dict() if track else None,
+        # when the drawings can be read several ways that earn different coins, say so instead of pretending
+        "coin_range": list(verdict.coin_range) if verdict.coin_range and verdict.coin_range[0] != verdict.coin_range[1]
+        else None,
         "saved_complete": history.seasons[season].complete.get(seat, False) if after is None else True,
     }
