@@ -245,3 +245,11 @@ def test_two_readings_with_different_coins_give_a_coin_range():
     assert v.coins_from_shapes in (0, 1)
     one = check_season(Board.blank("A"), draw(Board.blank("A"), farm=[(0, 0), (0, 1)]), ["08"])
     assert one.coin_range == (1, 1)
+
+
+def test_a_map_far_from_the_cards_says_so_without_pointing():
+    before = Board.blank("A")
+    scribbles = [(r, c) for r in range(0, 11, 2) for c in range(0, 11, 3) if before.at((r, c)) is Terrain.EMPTY]
+    v = check_season(before, draw(before, village=scribbles), ["07"])
+    assert not v.legal and not v.complete
+    assert [p.code for p in v.problems] == ["too_many"] and v.problems[0].cells == ()

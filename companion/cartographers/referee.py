@@ -109,7 +109,7 @@ class Drawing:
 
 
 PROBLEM_CODES = ("changed_cell", "extra_cell", "missing_cell", "wrong_terrain", "missing_drawing",
-                 "fallback_not_allowed", "ruins_not_covered", "alternative")
+                 "fallback_not_allowed", "ruins_not_covered", "alternative", "too_many")
 
 
 @dataclass(frozen=True)
@@ -671,9 +671,10 @@ def check_season(before: Board, after: Board, cards: Sequence[str], *, solo: boo
         if cost < 0:
             raise _NodeLimit
     except _NodeLimit:
-        unexplained = _cells(search.new_all)
-        return Verdict((), (*problems, Problem("extra_cell", unexplained, None,
-                                                "the season's drawings could not be matched to the cards")), False)
+        # too far from anything the cards allow to say which squares: often a misread photo or the wrong season
+        return Verdict((), (*problems, Problem("too_many", (), None,
+                                                f"more than {MAX_REPAIR} squares (or too many possibilities) differ "
+                                                "from what the cards allow")), False)
     return _report(search, after, problems, cost)
 
 

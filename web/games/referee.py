@@ -47,6 +47,9 @@ def problem_message(p: Problem) -> str:
         return _("%(card)s: after a Ruins card the shape had to cover a ruins space, and it could.", card=card)
     if p.code == "changed_cell":
         return _("%(cells)s: drawn in an earlier season and changed since.", cells=cells)
+    if p.code == "too_many":
+        return _("Too many squares differ from what this season's cards allow to point at them. Check that the map "
+                 "(or the photo's reading) is this season's and read right.")
     if p.code == "alternative":
         return _("Or the slip is at %(cells)s instead: the cards explain the map just as well that way.",
                  cells=cells)
