@@ -71,3 +71,33 @@ def test_a_drawing_that_breaks_the_rules_is_reported_for_that_season():
     wrong = board.draw([empty], Terrain.VILLAGE)
     result = history.check(0, 0, wrong)
     assert not result.verdict.legal and empty in result.verdict.problem_cells
+
+
+def test_a_card_the_referee_does_not_know_gives_no_verdict_not_an_error(monkeypatch):
+    import companion.cartographers.history as history_module
+    from companion.cartographers.referee import RefereeError
+
+    table = play_table(9, players=1, seasons=1)
+    history = GameHistory.replay(table.setup, table.events)
+
+    def unknown(*args, **kwargs):
+        raise RefereeError("unknown card 'H1'")
+
+    monkeypatch.setattr(history_module, "check_season", unknown)
+    assert history.check(0, 0) is None and history.coin_track(0, 0) is None
+
+
+def test_a_mid_season_map_is_not_the_start_of_the_next_season():
+    table = play_table(5, players=2, seasons=2)
+    # player 0's season-1 score replaced by a map saved mid-season (after the first turn): season 2 is then
+    # checked from the blank sheet with both seasons' cards
+    events = list(table.events)
+    first_score = next(i for i, e in enumerate(events) if e["type"] == "score" and e["player"] == 0)
+    first_reveal = next(i for i, e in enumerate(events) if e["type"] == "reveal")
+    mid = {"type": "map", "player": 0, "grid": Board.blank(table.setup.side).to_words()}
+    events = events[:first_reveal + 1] + [mid] + [e for e in events[first_reveal + 1:first_score]] + \
+        events[first_score + 1:]
+    history = GameHistory.replay(table.setup, events)
+    assert history.seasons[0].complete[0] is False
+    result = history.check(0, 1)
+    assert result.since == -1 and result.verdict.legal

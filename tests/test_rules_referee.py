@@ -232,3 +232,24 @@ def test_solo_ambush_ignored_when_only_a_turned_shape_would_fit():
     # with a neighbour drawing it (not solo) the turned monster is drawn
     assert not check_season(before, before, ["ambush-04"]).legal
     assert check_season(before, draw(before, monster=holes), ["ambush-04"]).legal
+
+
+def test_two_readings_with_different_coins_give_a_coin_range():
+    # Farmland's domino (coin) + Homestead's T, or Farmland's 5-square shape + Homestead's 1×1 when it no
+    # longer fits: the same six farm squares, one coin apart
+    farm = [(0, 1), (1, 0), (1, 1), (1, 2), (2, 1), (2, 2)]
+    before = board_except("A", farm + [(6, 0)])
+    after = draw(before, farm=farm)
+    v = check_season(before, after, ["08", "12"])
+    assert v.legal and v.coin_range == (0, 1)
+    assert v.coins_from_shapes in (0, 1)
+    one = check_season(Board.blank("A"), draw(Board.blank("A"), farm=[(0, 0), (0, 1)]), ["08"])
+    assert one.coin_range == (1, 1)
+
+
+def test_a_map_far_from_the_cards_says_so_without_pointing():
+    before = Board.blank("A")
+    scribbles = [(r, c) for r in range(0, 11, 2) for c in range(0, 11, 3) if before.at((r, c)) is Terrain.EMPTY]
+    v = check_season(before, draw(before, village=scribbles), ["07"])
+    assert not v.legal and not v.complete
+    assert [p.code for p in v.problems] == ["too_many"] and v.problems[0].cells == ()

@@ -56,3 +56,58 @@ def test_solo_seasons_the_held_out_benchmark_once_failed():
         s = next(s for s in play_game(seed, solo=True) if s.season == season)
         v = check_season(s.before, s.after, s.cards, solo=True)
         assert v.legal and v.coins_from_shapes == s.coins_from_shapes, (seed, [p.message for p in v.problems])
+
+
+def replay_is_legal(before, verdict, cards, solo):
+    """An independent check of the referee's explanation with board.py's own rules: replay the placements in
+    card order and check each one was a legal drawing at its moment."""
+    from companion.cartographers.board import fallback_needed, legal_placements
+    from companion.cartographers.data import AMBUSH_BY_ID, EXPLORE_BY_ID
+    from companion.cartographers.referee import season_steps
+    from companion.cartographers.solo import solo_ambush
+    from companion.cartographers.terrain import DRAWABLE
+
+    board = before
+    drawings = {d.card: d for d in verdict.placements}
+    for step in season_steps(cards):
+        d = drawings.get(step.card)
+        if step.kind == "ambush":
+            ambush = AMBUSH_BY_ID[step.card.removeprefix("ambush-")]
+            if solo:
+                cells = solo_ambush(board, ambush)
+                assert (d is None) == (cells is None)
+                if d:
+                    assert set(d.cells) == set(cells)
+            else:
+                legal = {frozenset(p.cells) for p in legal_placements(board, [ambush.shape])}
+                if legal:
+                    assert frozenset(d.cells) in legal
+                else:
+                    assert d is None or len(d.cells) == 1
+        elif step.kind == "rift":
+            assert len(d.cells) == 1 and d.terrain in DRAWABLE
+            if step.ruins_required and board.unfilled_ruins:
+                assert d.cells[0] in board.unfilled_ruins
+        else:
+            card = EXPLORE_BY_ID[step.card]
+            options = [o.cells for o in card.options]
+            if d.fallback:
+                assert len(d.cells) == 1 and not d.coin
+                assert fallback_needed(board, options, ruins_required=step.ruins_required)
+                assert d.terrain in (DRAWABLE if step.ruins_required else card.terrains)
+            else:
+                found = {frozenset(p.cells): p.option
+                         for p in legal_placements(board, options, ruins_required=step.ruins_required)}
+                assert frozenset(d.cells) in found and d.terrain in card.terrains
+                assert d.coin == card.options[found[frozenset(d.cells)]].coin
+        if d:
+            board = board.draw(d.cells, d.terrain)
+    return board
+
+
+def test_every_explanation_is_a_legal_play_by_the_board_rules():
+    for seed in range(40, 52):
+        for s in play_game(seed, solo=seed % 6 == 0):
+            v = check_season(s.before, s.after, s.cards, solo=s.solo)
+            assert v.legal
+            assert replay_is_legal(s.before, v, s.cards, s.solo).grid == s.after.grid

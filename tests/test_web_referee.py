@@ -149,3 +149,14 @@ def test_finished_games_are_listed_with_statistics_and_exports(app, client):
 
 def test_history_of_an_unknown_table_is_a_404(client):
     assert client.get("/history/AAAAAAA").status_code == 404
+
+
+def test_the_panel_says_when_the_coins_can_be_read_two_ways(app):
+    from flask import render_template
+
+    referee = {"state": "legal", "spans": 1, "saved_complete": True, "problems": [], "marks": [],
+               "coins": {"shapes": 3, "mountains": 1, "total": 4}, "coin_range": [2, 3]}
+    with app.test_request_context("/", headers={"Accept-Language": "en"}):
+        html = render_template("carto/_referee.html", referee=referee, photo_coins=None, entry={"coins": 4})
+    assert 'id="referee-coin-range"' in html and "2 to 3 coins" in html
+    assert "referee-coins-saved" not in html

@@ -88,3 +88,20 @@ def test_history_page_in_the_browser(app, live_server, context_factory):
     assert page.locator(".history-season").count() == 4
     assert page.locator(".history-map .mapgrid").count() == 8
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_a_saved_slip_is_marked_when_the_page_opens(app, live_server, context_factory):
+    t = play_table(21, players=2, seasons=1, side="A")
+    events = [dict(e) for e in t.events]
+    last = max(i for i, e in enumerate(events) if e["type"] == "score" and e["player"] == 1)
+    r, c = isolated_empty_cell(t.boards[1][0])
+    events[last] = {**events[last], "grid": t.boards[1][0].draw([(r, c)], Terrain.VILLAGE).to_words()}
+    with app.app_context():
+        code = get_store().create("cartographers", t.setup.to_dict(), events).code
+    page = context_factory(locale="en-US").new_page()
+    page.goto(f"{live_server.url}/t/{code}/player/1")
+    page.wait_for_selector("#referee-bad")
+    cell = page.locator(f'#grid .cell[data-r="{r}"][data-c="{c}"]')
+    page.wait_for_function(
+        f"document.querySelector('#grid .cell[data-r=\"{r}\"][data-c=\"{c}\"]').classList.contains('ref-bad')")
+    assert cell.get_attribute("title")  # the likely card, on hover / long press

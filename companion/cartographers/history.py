@@ -14,7 +14,7 @@ from typing import Any
 
 from .board import Board, new_mountain_coins
 from .data import COIN_TRACK_LENGTH
-from .referee import Verdict, check_season
+from .referee import RefereeError, Verdict, check_season
 from .scoring import mountain_coins
 from .session import Game, Setup
 
@@ -54,10 +54,12 @@ class GameHistory:
 
     # -- per player ---------------------------------------------------------------------------------------------
     def map_before(self, player: int, season: int) -> tuple[Board, int]:
-        """The player's last map saved before `season`, and the season it comes from (-1: a blank sheet)."""
+        """The player's last map saved at the end of a season before `season`, and that season (-1: a blank sheet).
+
+        A map saved in the middle of a season is skipped: the drawings after it would look like this season's."""
         for s in range(season - 1, -1, -1):
             board = self.seasons[s].maps.get(player)
-            if board is not None:
+            if board is not None and self.seasons[s].complete.get(player):
                 return board, s
         return Board.blank(self.game.setup.side), -1
 
@@ -75,7 +77,11 @@ class GameHistory:
                 return None
         before, since = self.map_before(player, season)
         cards = self.cards_since(since, season)
-        verdict = check_season(before, after, cards, solo=self.game.setup.solo, unique_cards=since == season - 1)
+        try:
+            verdict = check_season(before, after, cards, solo=self.game.setup.solo,
+                                   unique_cards=since == season - 1)
+        except RefereeError:
+            return None  # a card the referee does not know (an expansion's): nothing to say rather than a guess
         return SeasonCheck(season, since, tuple(cards), verdict, new_mountain_coins(before, after))
 
     def shape_coins_before(self, player: int, season: int) -> int:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from .board import ALL_CELLS, Board, N, translations
 from .data import AMBUSH_BY_ID, EXPLORE_BY_ID, MAPS
@@ -38,6 +38,7 @@ AMBUSH_PREFIX = "ambush-"
 ALL_MASK = (1 << (N * N)) - 1
 MAX_REPAIR = 12  # cells/rules a repair may change before the referee gives up looking for the cheapest one
 NODE_LIMIT = 60_000  # search nodes per check (~1 s at worst), so a hopeless map still answers quickly
+COIN_RANGE_LIMIT = 5_000  # nodes spent finding whether other explanations earn other coins
 ALTERNATIVES_LIMIT = 20_000  # further nodes spent listing the equally cheap alternatives of a repair
 SINGLE: Shape = ((0, 0),)
 
@@ -108,7 +109,7 @@ class Drawing:
 
 
 PROBLEM_CODES = ("changed_cell", "extra_cell", "missing_cell", "wrong_terrain", "missing_drawing",
-                 "fallback_not_allowed", "ruins_not_covered")
+                 "fallback_not_allowed", "ruins_not_covered", "alternative", "too_many")
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,7 @@ class Verdict:
     placements: tuple[Drawing, ...]
     problems: tuple[Problem, ...]
     complete: bool = True  # False when the search stopped at its node limit (the problems are then coarse)
+    coin_range: tuple[int, int] | None = None  # fewest and most coins over all explanations, when legal and known
 
     @property
     def legal(self) -> bool:
@@ -267,9 +269,8 @@ def _offer(step: Step) -> _Offer:
 
 # -- the search --------------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class _Piece:
-    """A candidate drawing for one step, with what it would cost as a repair."""
+class _Piece(NamedTuple):
+    """A candidate drawing for one step, with what it would cost as a repair (a tuple: made by the thousand)."""
 
     mask: int
     terrain: Terrain | None  # None: the card has no drawing
@@ -300,6 +301,7 @@ class _Search:
         self.choice: dict[tuple[int, int], _Piece] = {}
         self.fits_cache: dict[tuple[int, int], bool] = {}
         self.solo_cache: dict[tuple[int, int], int | None] = {}
+        self.near_cache: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
         self.nodes = 0
         self.limit = NODE_LIMIT
         k = len(self.offers)
@@ -476,22 +478,31 @@ class _Search:
             yield _Piece(0, None, False, False, offer.min_size, "missing_drawing")
 
     def _masks_near(self, index: _ShapeIndex, rem: int, unplaced: int, filled: int, budget: int) -> Iterator[int]:
-        """Placements inside `rem` (budget 0), or touching it and free at this moment (repairs)."""
-        if not budget:
-            for x in _bits(rem):
-                for m in index.by_low[x]:
-                    if not m & ~rem:
-                        yield m
-            return
+        """Placements inside `rem` (budget 0), or touching it and free at this moment (repairs).
+
+        The placements depend on one terrain's remaining cells only, so they are cached by those: the many states
+        that differ in other terrains share them."""
         # cells the placement must share with this terrain's new cells (none at all: "no drawing" is cheaper)
-        need = max(index.size - budget, 1)
-        for x in _bits(rem):
-            bit = 1 << x
-            for m in index.by_cell[x]:
-                inside = m & rem
-                # each placement once: from the lowest of its cells in this terrain
-                if inside & -inside == bit and not m & filled and inside.bit_count() >= need:
-                    yield m
+        need = index.size if not budget else max(index.size - budget, 1)
+        key = (index.size, index.masks[0] if index.masks else 0, rem, need)
+        found = self.near_cache.get(key)
+        if found is None:
+            out: list[int] = []
+            if need == index.size:
+                for x in _bits(rem):
+                    out.extend(m for m in index.by_low[x] if not m & ~rem)
+            else:
+                for x in _bits(rem):
+                    bit = 1 << x
+                    for m in index.by_cell[x]:
+                        inside = m & rem
+                        # each placement once: from the lowest of its cells in this terrain
+                        if inside & -inside == bit and inside.bit_count() >= need:
+                            out.append(m)
+            found = self.near_cache[key] = tuple(out)
+        if need == index.size:
+            return iter(found)  # inside `rem`, so free at this moment
+        return (m for m in found if not m & filled)
 
     def _shaped(self, m: int, t: Terrain, coin: bool, fallback: bool, rem: dict[Terrain, int], unplaced: int,
                 budget: int, rule: str | None, wrong: int = 0) -> Iterator[_Piece]:
@@ -577,6 +588,23 @@ class _Search:
             cells |= piece.mask
         return cells
 
+    def coin_range(self, i: int, placed: int, seen: dict[tuple[int, int], tuple[int, int]]) -> tuple[int, int]:
+        """The fewest and most coin shapes over every explanation from (i, placed) on (a legal state)."""
+        key = (i, placed)
+        if key in seen:
+            return seen[key]
+        if i == len(self.offers):
+            return (0, 0)
+        low, high = 99, -1
+        for piece in self.candidates(i, placed, 0):
+            if self.solve(i + 1, placed | piece.mask, 0) != 0:
+                continue
+            a, b = self.coin_range(i + 1, placed | piece.mask, seen)
+            coin = int(piece.coin and not piece.fallback)
+            low, high = min(low, a + coin), max(high, b + coin)
+        seen[key] = (low, high)
+        return low, high
+
     def optimal_cells(self, i: int, placed: int, value: int, seen: dict[tuple[int, int], int]) -> int:
         """Every cell that some cheapest repair from (i, placed) changes: the places one can't tell apart."""
         key = (i, placed)
@@ -643,9 +671,10 @@ def check_season(before: Board, after: Board, cards: Sequence[str], *, solo: boo
         if cost < 0:
             raise _NodeLimit
     except _NodeLimit:
-        unexplained = _cells(search.new_all)
-        return Verdict((), (*problems, Problem("extra_cell", unexplained, None,
-                                                "the season's drawings could not be matched to the cards")), False)
+        # too far from anything the cards allow to say which squares: often a misread photo or the wrong season
+        return Verdict((), (*problems, Problem("too_many", (), None,
+                                                f"more than {MAX_REPAIR} squares (or too many possibilities) differ "
+                                                "from what the cards allow")), False)
     return _report(search, after, problems, cost)
 
 
@@ -694,9 +723,16 @@ def _report(search: _Search, after: Board, problems: list[Problem], cost: int) -
             others = 0
         if others:
             problems.append(Problem("alternative", _cells(others), None,
-                                    f"or {_where_many(others)}: changing these instead would explain the map "
-                                    "just as well"))
-    return Verdict(tuple(drawings), tuple(problems))
+                                    f"or the slip is at {_where_many(others)} instead: the cards explain the map "
+                                    "just as well that way"))
+    coins = None
+    if not cost and not problems:
+        search.limit = search.nodes + COIN_RANGE_LIMIT
+        try:
+            coins = search.coin_range(0, 0, {})
+        except _NodeLimit:
+            coins = None  # too many readings to go through: the one found stands alone
+    return Verdict(tuple(drawings), tuple(problems), coin_range=coins)
 
 
 def _likely_card(extra: int, drawings: list[Drawing], after: Board) -> str | None:

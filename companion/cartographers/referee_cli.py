@@ -45,6 +45,9 @@ def cmd_check_season(args: argparse.Namespace) -> int:
         print(f"  {card_name(d.card):<28} {d.terrain.value:<8} {cells}{notes}")
     for p in verdict.problems:
         print(f"  ! {p.code}: {p.message}")
+    if verdict.coin_range and verdict.coin_range[0] != verdict.coin_range[1]:
+        print(f"  (the drawings can be read more than one way: {verdict.coin_range[0]} to {verdict.coin_range[1]} "
+              "coins from coin shapes)")
     expected = verdict.coins_from_shapes + mountains
     print(f"coins this season: {verdict.coins_from_shapes} from coin shapes + {mountains} from mountains = {expected}")
     if coins_after - coins_before != expected:

@@ -47,8 +47,12 @@ def problem_message(p: Problem) -> str:
         return _("%(card)s: after a Ruins card the shape had to cover a ruins space, and it could.", card=card)
     if p.code == "changed_cell":
         return _("%(cells)s: drawn in an earlier season and changed since.", cells=cells)
+    if p.code == "too_many":
+        return _("Too many squares differ from what this season's cards allow to point at them. Check that the map "
+                 "(or the photo's reading) is this season's and read right.")
     if p.code == "alternative":
-        return _("Or %(cells)s: changing these instead would explain the map just as well.", cells=cells)
+        return _("Or the slip is at %(cells)s instead: the cards explain the map just as well that way.",
+                 cells=cells)
     return p.message
 
 
@@ -77,5 +81,8 @@ def referee_view(history: GameHistory, seat: int, season: int | None, after: Boa
         "placements": [{"card": card_label(d.card), "cells": [list(c) for c in d.cells], "coin": d.coin,
                         "fallback": d.fallback} for d in verdict.placements],
         "coins": track.to_dict() if track else None,
+        # when the drawings can be read several ways that earn different coins, say so instead of pretending
+        "coin_range": list(verdict.coin_range) if verdict.coin_range and verdict.coin_range[0] != verdict.coin_range[1]
+        else None,
         "saved_complete": history.seasons[season].complete.get(seat, False) if after is None else True,
     }

@@ -40,5 +40,6 @@
     typedCoins = false;
     check();
   });
-  // on load the server has already judged the saved map; the editor may still hold an older one
+  // on load the server has already judged the saved map: mark its cells (only sent when the editor shows that map)
+  try { G.mark(JSON.parse(panel.dataset.marks || '[]')); } catch (err) { /* no marks */ }
 }());

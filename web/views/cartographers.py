@@ -130,6 +130,9 @@ def player(code: str, seat: int) -> str:
     earlier = [s for s in scores[: (season if season is not None else game.season) + 1] if s]
     coins = entry["coins"] if entry else (earlier[-1]["coins"] if earlier else 0)
     referee = referee_view(history, seat, season)
+    saved = history.seasons[season].maps.get(seat) if season is not None else None
+    # the editor shows the player's latest map: mark its cells only when that is the map the verdict is about
+    marks = referee.get("marks", []) if saved is not None and known is not None and saved.grid == known.grid else []
     if not entry and referee.get("coins"):
         coins = referee["coins"]["total"]  # coins without typing: the player only confirms
     return render_template(
@@ -142,7 +145,7 @@ def player(code: str, seat: int) -> str:
         my_pending=[p for p in view["pending"] if p["player"] == seat], spent=game.spent_coins(seat),
         untracked=[a for a in game.removed_ambushes if AMBUSH_BY_ID[a].effect
                    and a not in view["monsters"].get(str(seat), {})] if game.phase != "over" else [],
-        ambush_names={a.id: loc(a) for a in AMBUSH_BY_ID.values()}, referee=referee,
+        ambush_names={a.id: loc(a) for a in AMBUSH_BY_ID.values()}, referee=referee, referee_marks=marks,
     )
 
 
