@@ -47,7 +47,8 @@ def serve(args: argparse.Namespace) -> int:
     if not args.no_qr:
         print(terminal_qr(url), flush=True)
     print(f"Database: {app.config['DATABASE'] if '://' not in app.config['DATABASE'] else 'PostgreSQL'}", flush=True)
-    make_server(app, host=host, port=args.port, threads=args.threads, connections=args.connections).run()
+    make_server(app, host=host, port=args.port, threads=args.threads, connections=args.connections,
+                warm_photos=True).run()
     return 0
 
 

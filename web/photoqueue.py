@@ -9,14 +9,16 @@ Why bounded: `PHOTO_WORKERS` photos are read at once (default 2 on a 2-core box)
 of piling up memory. Each answer says whether the photo waited (`queue`: photos ahead of it when it
 arrived and seconds spent waiting), so the phone can tell the player why it took longer.
 
-Workers are forked from a forkserver that imported the vision pipeline once, so a new worker (or a
-replacement after a crash) is ready in milliseconds; a worker that dies on some photo is replaced and
-that photo gets a clear 422, never a 500. `PHOTO_WORKERS=0` reads in the request thread (for tools
-and debugging; the queue bound still applies).
+Workers are started ("spawn": a fresh interpreter, never a fork of a threaded server) when the server
+starts (`warm()`) or with the first photo, import the vision pipeline once, and exit by themselves when
+the server process is gone, however it ended. A worker that dies on some photo is replaced and that
+photo gets a clear 422, never a 500. `PHOTO_WORKERS=0` reads in the request thread (for tools and
+debugging; the queue bound still applies).
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import threading
@@ -37,6 +39,23 @@ if TYPE_CHECKING:
 
 EXTENSION = "mapsmith_photoqueue"
 READ_TIMEOUT = 120  # seconds a single photo may take before the phone is told to try again
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(1)
+        if os.getppid() != parent:  # the server is gone: nobody will ever collect our answers
+            os._exit(0)
+
+
+def _worker_start(parent: int) -> None:
+    """In each new worker: leave when the server does, and import the vision pipeline before the first photo."""
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="parent-watch").start()
+    import vision.reading  # noqa: F401
+
+
+def _ready() -> bool:
+    return True
 
 
 def _read_in_worker(data: bytes, side: str | None) -> tuple[str, Any, float]:
@@ -80,9 +99,9 @@ class PhotoQueue:
     def _pool(self) -> ProcessPoolExecutor:
         with self.lock:
             if self.executor is None:
-                context = multiprocessing.get_context("forkserver")
-                context.set_forkserver_preload(["vision.reading"])
-                self.executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+                self.executor = ProcessPoolExecutor(max_workers=self.workers,
+                                                    mp_context=multiprocessing.get_context("spawn"),
+                                                    initializer=_worker_start, initargs=(os.getpid(),))
                 self._finalizer = weakref.finalize(self, self.executor.shutdown, wait=False, cancel_futures=True)
             return self.executor
 
@@ -126,6 +145,20 @@ class PhotoQueue:
 
             raise PhotoError(*value)
         return value, info
+
+    def warm(self) -> None:
+        """Start every worker now (in the background), so the first photos of the evening do not wait for them."""
+        if self.workers <= 0:
+            return
+        executor = self._pool()
+
+        def start() -> None:
+            futures = [executor.submit(_ready) for _ in range(self.workers)]
+            for future in futures:
+                with contextlib.suppress(Exception):
+                    future.result(timeout=300)
+
+        threading.Thread(target=start, daemon=True, name="photo-warm").start()
 
     def close(self) -> None:
         if self._finalizer is not None:

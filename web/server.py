@@ -24,6 +24,8 @@ from __future__ import annotations
 import contextlib
 import resource
 import select
+import signal
+import threading
 from typing import Any
 
 from waitress import wasyncore
@@ -103,6 +105,10 @@ def _accept_batch(listener: Any) -> None:
 READ_FLAGS = select.POLLIN | select.POLLPRI
 
 
+def _terminate(_signum: int, _frame: Any) -> None:
+    raise SystemExit(0)
+
+
 def epoll_loop(server: Any) -> None:
     """waitress's event loop on epoll, visiting only the connections that can have changed.
 
@@ -115,6 +121,10 @@ def epoll_loop(server: Any) -> None:
     turn, exactly as waitress does, because worker threads change them and wake the loop with its trigger.
     Same dispatch (`wasyncore.readwrite`), same objects, same maintenance and connection limit.
     """
+    if threading.current_thread() is threading.main_thread():
+        # SIGTERM (systemd, scripts/cluster) ends the loop like Ctrl-C, so worker threads and photo
+        # workers are shut down cleanly instead of the process vanishing mid-answer
+        signal.signal(signal.SIGTERM, _terminate)
     sockets = server._map
     poller = select.epoll()
     known: dict[int, Any] = {}  # fd -> the object last seen there (fds are reused after close)
@@ -192,11 +202,18 @@ def settings(threads: int = DEFAULT_THREADS, connections: int = DEFAULT_CONNECTI
 
 
 def make_server(app: Any, host: str, port: int, threads: int = DEFAULT_THREADS,
-                connections: int = DEFAULT_CONNECTION_LIMIT, **overrides: Any) -> Any:
-    """A ready waitress server (call `.run()`); every listening socket hands out keep-alive channels."""
+                connections: int = DEFAULT_CONNECTION_LIMIT, warm_photos: bool = False, **overrides: Any) -> Any:
+    """A ready waitress server (call `.run()`); every listening socket hands out keep-alive channels.
+
+    `warm_photos` starts the photo workers now rather than with the first photo (for `mapsmith serve`;
+    tests leave it off so short-lived servers do not start worker processes they never use).
+    """
     server = create_server(app, **settings(threads, connections, host=host, port=port, **overrides))
     if hasattr(select, "epoll") and hasattr(server, "_map"):  # one listening socket (not MultiSocketServer)
         server.run = lambda: epoll_loop(server)
+    photos = getattr(app, "extensions", {}).get("mapsmith_photoqueue")
+    if warm_photos and photos is not None:
+        photos.warm()
     for listener in [server, *getattr(server, "map", {}).values()]:
         if hasattr(listener, "channel_class"):
             listener.channel_class = KeepAliveChannel
