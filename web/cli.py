@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import socket
 
-from .server import DEFAULT_CONNECTION_LIMIT, DEFAULT_THREADS  # the waitress settings live in web/server.py
+# the waitress settings and why: web/server.py
+from .server import DEFAULT_CONNECTION_LIMIT, DEFAULT_PER_CLIENT, DEFAULT_THREADS
 
 
 def lan_address() -> str:
@@ -48,7 +49,7 @@ def serve(args: argparse.Namespace) -> int:
         print(terminal_qr(url), flush=True)
     print(f"Database: {app.config['DATABASE'] if '://' not in app.config['DATABASE'] else 'PostgreSQL'}", flush=True)
     make_server(app, host=host, port=args.port, threads=args.threads, connections=args.connections,
-                warm_photos=True).run()
+                per_client=args.connections_per_client, warm_photos=True).run()
     return 0
 
 
@@ -59,5 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--threads", type=int, default=DEFAULT_THREADS)
     p.add_argument("--connections", type=int, default=DEFAULT_CONNECTION_LIMIT,
                    help="open connections held at most (default 10000; capped by the open-file limit)")
+    p.add_argument("--connections-per-client", type=int, default=DEFAULT_PER_CLIENT,
+                   help="open connections one address may hold (default 500; 0 = no limit; loopback is exempt)")
     p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     p.set_defaults(func=serve)

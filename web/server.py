@@ -35,6 +35,7 @@ from waitress.task import WSGITask
 
 DEFAULT_THREADS = 16
 DEFAULT_CONNECTION_LIMIT = 10_000
+DEFAULT_PER_CLIENT = 500  # a phone needs ~6; a room behind one NAT address stays far below
 CHANNEL_TIMEOUT = 30
 CLEANUP_INTERVAL = 10
 BACKLOG = 4096
@@ -81,8 +82,40 @@ class KeepAliveTask(WSGITask):
         super().set_close_on_finish()
 
 
+LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+
+
 class KeepAliveChannel(HTTPChannel):
+    """A connection that keeps alive after bodiless answers and counts towards its client's share.
+
+    One client address may hold at most `server.per_client_limit` connections (loopback, i.e. a local
+    reverse proxy or tool, is exempt): beyond that a new connection is closed at once, so one phone or
+    script holding thousands of sockets cannot lock the other phones out.
+    """
+
     task_class = KeepAliveTask
+    client: str | None = None
+
+    def __init__(self, server: Any, sock: Any, addr: Any, adj: Any, map: Any = None):
+        super().__init__(server, sock, addr, adj, map=map)
+        limit = getattr(server, "per_client_limit", 0)
+        host = addr[0] if isinstance(addr, tuple) and addr else None
+        if not limit or host is None or host in LOOPBACK:
+            return
+        counts = server.clients
+        counts[host] = counts.get(host, 0) + 1
+        self.client = host
+        if counts[host] > limit:
+            self.will_close = True  # closed on the loop's next turn, before any request is read
+
+    def del_channel(self, map: Any = None) -> None:
+        if self.client is not None:
+            counts = self.server.clients
+            counts[self.client] -= 1
+            if counts[self.client] <= 0:
+                del counts[self.client]
+            self.client = None
+        super().del_channel(map)
 
 
 ACCEPT_BATCH = 64
@@ -202,7 +235,8 @@ def settings(threads: int = DEFAULT_THREADS, connections: int = DEFAULT_CONNECTI
 
 
 def make_server(app: Any, host: str, port: int, threads: int = DEFAULT_THREADS,
-                connections: int = DEFAULT_CONNECTION_LIMIT, warm_photos: bool = False, **overrides: Any) -> Any:
+                connections: int = DEFAULT_CONNECTION_LIMIT, warm_photos: bool = False,
+                per_client: int = DEFAULT_PER_CLIENT, **overrides: Any) -> Any:
     """A ready waitress server (call `.run()`); every listening socket hands out keep-alive channels.
 
     `warm_photos` starts the photo workers now rather than with the first photo (for `mapsmith serve`;
@@ -217,5 +251,7 @@ def make_server(app: Any, host: str, port: int, threads: int = DEFAULT_THREADS,
     for listener in [server, *getattr(server, "map", {}).values()]:
         if hasattr(listener, "channel_class"):
             listener.channel_class = KeepAliveChannel
+            listener.per_client_limit = per_client
+            listener.clients = {}
             listener.handle_accept = _accept_batch.__get__(listener)
     return server
