@@ -228,6 +228,7 @@ class Store:
     def note_join_failure(self, client: str, window_start: float) -> None:
         """One more failed short-code join for `client` (a fixed window: counting restarts when it is over)."""
         now = time.time()
+        self._execute("DELETE FROM join_failures WHERE since < ?", (window_start,))  # keep the table small
         self._execute(
             "INSERT INTO join_failures (client, since, failures) VALUES (?, ?, 1) ON CONFLICT (client) DO UPDATE SET "
             "failures = CASE WHEN join_failures.since < ? THEN 1 ELSE join_failures.failures + 1 END, "
