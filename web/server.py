@@ -11,7 +11,10 @@ Why each setting (waitress defaults in brackets):
   10 s). A phone polls every second (every 5 s with its tab hidden), so only dead or abandoned sockets go.
 - `backlog` [1024]: the kernel queue of connections not yet accepted, for the moment a whole room opens
   the page at once (the kernel caps it at `net.core.somaxconn`).
-- threads [4]: 16 by default; each request holds a thread only for a few milliseconds.
+- threads [4]: 16 by default; each request holds a thread only for a few milliseconds (a photo holds one
+  while it waits for a photo worker, so photo workers + queue (2 + 8) stay below the thread count).
+- `max_request_body_size` [1 GB]: 16 MB, the largest photo upload; bodies are read by the event loop
+  (spooled to disk above 512 kB) before a thread is taken, so slow uploads hold no thread.
 
 Keep-alive: waitress closes the connection after every answer without a body (204, 304), because it can
 send no `Content-Length` for them. Such answers end at their header (RFC 9112 §6.3), so the connection
@@ -39,6 +42,7 @@ DEFAULT_PER_CLIENT = 500  # a phone needs ~6; a room behind one NAT address stay
 CHANNEL_TIMEOUT = 30
 CLEANUP_INTERVAL = 10
 BACKLOG = 4096
+MAX_BODY = 16 * 1024 * 1024  # a 15 MB photo and its form; waitress would otherwise buffer up to 1 GB per request
 SPARE_FILES = 200  # database files, sockets to PostgreSQL, photo workers' pipes, logs
 
 
@@ -228,6 +232,7 @@ def settings(threads: int = DEFAULT_THREADS, connections: int = DEFAULT_CONNECTI
         "cleanup_interval": CLEANUP_INTERVAL,
         "backlog": BACKLOG,
         "asyncore_use_poll": True,
+        "max_request_body_size": MAX_BODY,
         "ident": "mapsmith",
     }
     adj.update(overrides)
