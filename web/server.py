@@ -172,6 +172,11 @@ def epoll_loop(server: Any) -> None:
     timeout = server.adj.asyncore_loop_timeout
     try:
         while sockets:
+            if getattr(server, "stopping", False):  # close(): drop the keep-alive connections too, then stop
+                for obj in list(sockets.values()):
+                    with contextlib.suppress(OSError):
+                        obj.close()
+                break
             mark = getattr(server, "next_channel_cleanup", None)
             if mark != cleanup_mark:  # maintenance ran (it may mark idle connections to close): look at all
                 cleanup_mark = mark
@@ -250,6 +255,20 @@ def make_server(app: Any, host: str, port: int, threads: int = DEFAULT_THREADS,
     server = create_server(app, **settings(threads, connections, host=host, port=port, **overrides))
     if hasattr(select, "epoll") and hasattr(server, "_map"):  # one listening socket (not MultiSocketServer)
         server.run = lambda: epoll_loop(server)
+        close_listener = server.close
+
+        def close() -> None:
+            """Stop serving: the listener, and (in the loop's own thread) every open connection.
+
+            waitress's close() stops only the listener, so phones on keep-alive connections would go on
+            being served by a server that was told to stop.
+            """
+            server.stopping = True
+            with contextlib.suppress(OSError):
+                server.pull_trigger()
+            close_listener()
+
+        server.close = close
     photos = getattr(app, "extensions", {}).get("mapsmith_photoqueue")
     if warm_photos and photos is not None:
         photos.warm()
