@@ -206,6 +206,13 @@ class Store:
             raise NotFound(secret)
         return row[0]
 
+    def touched(self, code: str) -> float:
+        """When the table last changed (or was reopened)."""
+        row = self._execute("SELECT updated FROM games WHERE code = ?", (code,)).fetchone()
+        if row is None:
+            raise NotFound(code)
+        return float(row[0])
+
     def archive_idle(self, untouched_since: float, code: str | None = None) -> int:
         """Archive open tables not changed since `untouched_since` (only `code`, if given); how many were."""
         sql = ("UPDATE table_access SET archived = ? WHERE archived IS NULL AND code IN "
