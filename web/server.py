@@ -170,6 +170,41 @@ def epoll_loop(server: Any) -> None:
     dirty: set[int] = set(sockets)
     cleanup_mark = None
     timeout = server.adj.asyncore_loop_timeout
+
+    def visit(fd: int) -> None:
+        """Bring one fd's epoll registration and busy/idle state up to date with its object."""
+        obj = sockets.get(fd)
+        if known.get(fd) is not obj:  # gone, or a new connection on a reused fd
+            if fd in registered:
+                with contextlib.suppress(OSError):
+                    poller.unregister(fd)  # usually already dropped by the kernel on close
+                del registered[fd]
+            if obj is None:
+                known.pop(fd, None)
+                busy.discard(fd)
+                return
+            known[fd] = obj
+        flags = READ_FLAGS if obj.readable() else 0
+        if obj.writable() and not obj.accepting:
+            flags |= select.POLLOUT
+        current = registered.get(fd)
+        if flags == 0:
+            if current is not None:
+                with contextlib.suppress(OSError):
+                    poller.unregister(fd)
+                del registered[fd]
+        elif current is None:
+            poller.register(fd, flags)
+            registered[fd] = flags
+        elif current != flags:
+            poller.modify(fd, flags)
+            registered[fd] = flags
+        if (flags == READ_FLAGS and isinstance(obj, HTTPChannel) and not obj.requests
+                and obj.request is None):
+            busy.discard(fd)  # idle, between requests: wait for its next event
+        else:
+            busy.add(fd)  # the listener, the trigger, and connections with work in progress
+
     try:
         while sockets:
             if getattr(server, "stopping", False):  # close(): drop the keep-alive connections too, then stop
@@ -181,39 +216,11 @@ def epoll_loop(server: Any) -> None:
             if mark != cleanup_mark:  # maintenance ran (it may mark idle connections to close): look at all
                 cleanup_mark = mark
                 dirty.update(sockets)
-            check = dirty | busy | (sockets.keys() - known.keys()) | (known.keys() - sockets.keys())
-            for fd in check:
-                obj = sockets.get(fd)
-                if known.get(fd) is not obj:  # gone, or a new connection on a reused fd
-                    if fd in registered:
-                        with contextlib.suppress(OSError):
-                            poller.unregister(fd)  # usually already dropped by the kernel on close
-                        del registered[fd]
-                    if obj is None:
-                        known.pop(fd, None)
-                        busy.discard(fd)
-                        continue
-                    known[fd] = obj
-                flags = READ_FLAGS if obj.readable() else 0
-                if obj.writable() and not obj.accepting:
-                    flags |= select.POLLOUT
-                current = registered.get(fd)
-                if flags == 0:
-                    if current is not None:
-                        with contextlib.suppress(OSError):
-                            poller.unregister(fd)
-                        del registered[fd]
-                elif current is None:
-                    poller.register(fd, flags)
-                    registered[fd] = flags
-                elif current != flags:
-                    poller.modify(fd, flags)
-                    registered[fd] = flags
-                if (flags == READ_FLAGS and isinstance(obj, HTTPChannel) and not obj.requests
-                        and obj.request is None):
-                    busy.discard(fd)  # idle, between requests: wait for its next event
-                else:
-                    busy.add(fd)  # the listener, the trigger, and connections with work in progress
+            for fd in dirty | busy:
+                visit(fd)
+            if len(known) != len(sockets):  # connections accepted this turn (or gone unseen): find them
+                for fd in (sockets.keys() - known.keys()) | (known.keys() - sockets.keys()):
+                    visit(fd)
             events = poller.poll(timeout)
             dirty = set()
             for fd, flags in events:
