@@ -4,7 +4,8 @@ Why processes: reading a 12 MP photo is ~0.5–1 s of NumPy/OpenCV/scikit-image 
 holding Python's GIL. Run on a waitress thread, four photos at once would stall every poll of every
 table for seconds. In worker processes the server's threads only wait on a pipe, so polls stay fast.
 
-Why bounded: `PHOTO_WORKERS` photos are read at once (default 2 on a 2-core box) and at most
+Why bounded: `PHOTO_WORKERS` photos are read at once (default: one per core but one, at most 4; so 1 on a
+2-core box, leaving a core to the polls) and at most
 `PHOTO_QUEUE` more wait; beyond that the upload is refused at once with 429 and Retry-After instead
 of piling up memory. Each answer says whether the photo waited (`queue`: photos ahead of it when it
 arrived and seconds spent waiting), so the phone can tell the player why it took longer.
@@ -183,7 +184,8 @@ def queue_info() -> dict[str, Any]:
 
 
 def init_app(app: Flask) -> None:
-    default_workers = min(2, os.cpu_count() or 1)
+    # one core is left to the server itself, so polls never wait behind photo reading (2 cores: 1 worker)
+    default_workers = max(1, min(4, (os.cpu_count() or 2) - 1))
     app.config.setdefault("PHOTO_WORKERS", int(os.environ.get("MAPSMITH_PHOTO_WORKERS", default_workers)))
     app.config.setdefault("PHOTO_QUEUE", int(os.environ.get("MAPSMITH_PHOTO_QUEUE", 8)))
     app.extensions[EXTENSION] = PhotoQueue(app.config["PHOTO_WORKERS"], app.config["PHOTO_QUEUE"])
