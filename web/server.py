@@ -12,7 +12,7 @@ Why each setting (waitress defaults in brackets):
 - `backlog` [1024]: the kernel queue of connections not yet accepted, for the moment a whole room opens
   the page at once (the kernel caps it at `net.core.somaxconn`).
 - threads [4]: 16 by default; each request holds a thread only for a few milliseconds (a photo holds one
-  while it waits for a photo worker, so photo workers + queue (2 + 8) stay below the thread count).
+  while it waits for a photo worker, so photo workers + queue (at most 4 + 8) stay below the thread count).
 - `max_request_body_size` [1 GB]: 16 MB, the largest photo upload; bodies are read by the event loop
   (spooled to disk above 512 kB) before a thread is taken, so slow uploads hold no thread.
 
