@@ -58,7 +58,7 @@ def serve(db: str, port: int, threads: int) -> None:
 
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # queue depth notes are expected under load
     app = create_app({"DATABASE": db, "SECRET_KEY": "bench"})
-    make_server(app, HOST, port, threads=threads, ident="mapsmith-bench").run()
+    make_server(app, HOST, port, threads=threads, ident="mapsmith-bench", warm_photos=True).run()
 
 
 def create_tables(db: str, n: int) -> list[tuple[str, str]]:
@@ -431,16 +431,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         wait_ready(port)
         time.sleep(1)
-        print(json.dumps({"server_memory_idle": server_memory(server.pid), "load_average": os.getloadavg()}))
+        print(json.dumps({"server_memory_idle": server_memory(server.pid), "load": os.getloadavg()}), flush=True)
         print(f"{args.tables} tables × {args.phones} phones, each on its own connection, one poll every "
               f"{args.interval:g} s for {args.seconds:g} s; {args.hold} idle connections held; "
               f"{args.photos_at_once} photos at once; waitress {args.server_threads} threads, SQLite WAL", flush=True)
         result = run_load(port, tables, args.phones, args.seconds, args.interval, args.hold, photos, server.pid)
         result["server_alive"] = server.poll() is None
-        print(json.dumps({"run": result}, indent=1))
+        print(json.dumps({"run": result}, indent=1), flush=True)
         if args.photos > 0:
-            print(json.dumps({"upload_to_review_12MP": photo_timing(port, args.photos, 12.0)}, indent=1))
-        print(json.dumps({"server_memory_after": server_memory(server.pid), "load_average": os.getloadavg()}))
+            print(json.dumps({"upload_to_review_12MP": photo_timing(port, args.photos, 12.0)}), flush=True)
+        print(json.dumps({"server_memory_after": server_memory(server.pid), "load": os.getloadavg()}), flush=True)
     finally:
         server.terminate()
         server.wait(timeout=10)

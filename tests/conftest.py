@@ -23,7 +23,10 @@ CHROMIUM_ARGS = [
 def app(tmp_path: Path):
     from web import create_app
 
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "mapsmith.sqlite3"), "SECRET_KEY": "test-key"})
+    # photos are read in the test process (PHOTO_WORKERS=0): a worker process per short-lived test app would
+    # spend seconds importing the vision pipeline; tests/test_web_photoqueue.py covers the worker pool
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "mapsmith.sqlite3"), "SECRET_KEY": "test-key",
+                      "PHOTO_WORKERS": 0})
     yield app
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import re
 import time
+
+import pytest
 
 from tests.conftest import csrf_token
 from web import create_app
 from web.db import get_store
+from web.storage import NotFound, connect, initialise
 
 JSON = {"Accept": "application/json"}
 
@@ -119,3 +123,40 @@ def test_idle_tables_are_archived_readable_and_reopened(tmp_path):
     assert ann.post(f"/t/{code}/reopen", headers={**JSON, "X-CSRF-Token": token}).status_code == 204
     assert 'id="archived"' not in ann.get(f"/t/{code}").get_data(as_text=True)
     assert reveal(ann, code, token).status_code == 200
+
+
+DATABASES = ["sqlite"] + (["postgres"] if os.environ.get("MAPSMITH_TEST_POSTGRES") else [])
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_access_storage_on_both_databases(kind, tmp_path):
+    url = str(tmp_path / "db.sqlite3") if kind == "sqlite" else os.environ["MAPSMITH_TEST_POSTGRES"]
+    initialise(url)
+    initialise(url)  # idempotent: an existing database gains the new tables once
+    store = connect(url)
+    code = store.create("cartographers", {"seed": 1}).code
+    client = f"test-{code}"
+    try:
+        first = store.access(code)
+        assert store.access(code) == first and store.code_for_secret(first.secret) == code
+        with pytest.raises(NotFound):
+            store.access("XXXXXXX")
+        with pytest.raises(NotFound):
+            store.code_for_secret("nope")
+        now = time.time()
+        assert store.join_failures(client, now - 60) == 0
+        for _ in range(3):
+            store.note_join_failure(client, now - 60)
+        assert store.join_failures(client, now - 60) == 3
+        store.note_join_failure(client, time.time() + 1)  # a new window: counting starts again
+        assert store.join_failures(client, now - 60) == 1
+        assert store.archive_idle(time.time() + 10, code) == 1 and store.access(code).archived is not None
+        assert store.archive_idle(time.time() + 10, code) == 0  # already archived
+        store.reopen(code)
+        assert store.access(code).archived is None
+    finally:
+        if kind == "postgres":
+            for sql in ("DELETE FROM join_failures WHERE client = %s", "DELETE FROM table_access WHERE code = %s",
+                        "DELETE FROM games WHERE code = %s"):
+                store.conn.execute(sql, (client if "join" in sql else code,))
+        store.close()

@@ -18,6 +18,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -103,7 +104,7 @@ class Phone:
 @pytest.fixture
 def cluster(tmp_path):
     port = free_port_block(2)
-    env = {**os.environ, "DATABASE_URL": URL, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "DATABASE_URL": URL, "PYTHONPATH": str(ROOT), "PYTHON": sys.executable}
     env.pop("MAPSMITH_SECRET_KEY", None)
     proc = subprocess.Popen(["bash", str(ROOT / "scripts" / "cluster"), "--processes", "2", "--port", str(port),
                              "--run-dir", str(tmp_path / "run"), "--host", "127.0.0.1"], cwd=ROOT, env=env,

@@ -81,3 +81,38 @@ def test_unreadable_photos_still_explain_themselves_from_the_worker(client):
     send = uploader(client.application)
     r = send(b"\x89PNG\r\n\x1a\n" + b"\x00" * 100)
     assert r.status_code in (415, 422) and r.get_json()["code"]
+
+
+def test_workers_leave_when_the_server_is_killed(tmp_path):
+    """However the server ends (here SIGKILL: no cleanup runs), its photo workers do not linger."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    script = ("import time\nfrom web.photoqueue import PhotoQueue\nq = PhotoQueue(workers=2, waiting=0)\n"
+              "q.warm()\nwhile len(q.executor._processes or {}) < 2: time.sleep(0.1)\n"
+              "print(*q.executor._processes, flush=True)\ntime.sleep(60)\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=root, stdout=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(root)})
+    try:
+        pids = [int(p) for p in proc.stdout.readline().split()]
+        assert len(pids) == 2
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+
+    def running(pid: int) -> bool:
+        try:
+            return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            return False
+
+    deadline = time.monotonic() + 15
+    alive = pids
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.2)
+        alive = [p for p in pids if running(p)]
+    assert alive == []

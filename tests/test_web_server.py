@@ -86,7 +86,7 @@ def test_thousands_of_open_connections_do_not_stop_the_server(served):
         pytest.skip("the open-file limit is too low to hold the sockets of both ends")
     idle = []
     for _ in range(want):
-        s = socket.create_connection(("127.0.0.1", server.effective_port))
+        s = socket.create_connection(("127.0.0.1", int(server.effective_port)))
         idle.append(s)
     try:
         deadline = time.monotonic() + 10
@@ -110,7 +110,7 @@ def test_thousands_of_open_connections_do_not_stop_the_server(served):
 def test_a_client_cannot_break_the_loop(served):
     """Garbage, a deep JSON body and a half-sent request: each gets its answer or its timeout; the server lives."""
     server, code, _db = served
-    port = server.effective_port
+    port = int(server.effective_port)
     with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
         s.sendall(b"\x00\xff garbage \r\n\r\n")
         assert s.recv(100).startswith(b"HTTP/1.")
@@ -127,3 +127,41 @@ def test_a_client_cannot_break_the_loop(served):
     assert response.status == 403 and json.loads(response.read())["code"] == "not_joined"
     conn.close()
     half.close()
+
+
+def test_one_client_cannot_take_every_connection(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite3"), "SECRET_KEY": "k"})
+    server = make_server(app, "127.0.0.1", 0, threads=2, per_client=5)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    port = int(server.effective_port)
+    hog = []
+    try:
+        for _ in range(8):  # 127.0.0.2 is "another machine" here: only the exact loopback names are exempt
+            s = socket.socket()
+            s.bind(("127.0.0.2", 0))
+            s.connect(("127.0.0.1", port))
+            s.settimeout(5)
+            hog.append(s)
+
+        def served(s: socket.socket) -> bool:
+            try:
+                s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                return s.recv(12).startswith(b"HTTP/1.1 200")
+            except OSError:  # closed by the server (reset or EOF)
+                return False
+
+        answered = [served(s) for s in hog]
+        assert answered.count(True) == 5  # its first five; the rest were closed unanswered
+        other = socket.socket()
+        other.bind(("127.0.0.3", 0))
+        other.connect(("127.0.0.1", port))
+        other.settimeout(5)
+        other.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert other.recv(12).startswith(b"HTTP/1.1 200")  # everybody else is still served
+        other.close()
+    finally:
+        for s in hog:
+            s.close()
+        server.close()
+        thread.join(timeout=5)

@@ -86,7 +86,9 @@ def table_access(code: str) -> TableAccess:
     """The table's access row, with the archive time brought up to date (tables idle too long are archived now)."""
     store = get_store()
     info = store.access(code)
-    if info.archived is None and store.archive_idle(time.time() - current_app.config["ARCHIVE_AFTER"], code):
+    cutoff = time.time() - current_app.config["ARCHIVE_AFTER"]
+    # read first, write only when there is something to archive (page loads must not queue for the write lock)
+    if info.archived is None and store.touched(code) < cutoff and store.archive_idle(cutoff, code):
         info = store.access(code)
     return info
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import socket
 
-from .server import DEFAULT_CONNECTION_LIMIT, DEFAULT_THREADS  # the waitress settings live in web/server.py
+# the waitress settings and why: web/server.py
+from .server import DEFAULT_CONNECTION_LIMIT, DEFAULT_PER_CLIENT, DEFAULT_THREADS
 
 
 def lan_address() -> str:
@@ -37,7 +38,8 @@ def bind(app, args: argparse.Namespace):
     """The waitress server, already listening: a busy port is found before anything is announced."""
     from .server import make_server
 
-    return make_server(app, host=args.host, port=args.port, threads=args.threads, connections=args.connections)
+    return make_server(app, host=args.host, port=args.port, threads=args.threads, connections=args.connections,
+                       per_client=args.connections_per_client, warm_photos=True)
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -86,5 +88,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help=f"worker threads (default {DEFAULT_THREADS})")
     p.add_argument("--connections", type=int, default=DEFAULT_CONNECTION_LIMIT,
                    help="open connections held at most (default 10000; capped by the open-file limit)")
+    p.add_argument("--connections-per-client", type=int, default=DEFAULT_PER_CLIENT,
+                   help="open connections one address may hold (default 500; 0 = no limit; loopback is exempt)")
     p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     p.set_defaults(func=serve)

@@ -4,19 +4,22 @@ Why processes: reading a 12 MP photo is ~0.5–1 s of NumPy/OpenCV/scikit-image 
 holding Python's GIL. Run on a waitress thread, four photos at once would stall every poll of every
 table for seconds. In worker processes the server's threads only wait on a pipe, so polls stay fast.
 
-Why bounded: `PHOTO_WORKERS` photos are read at once (default 2 on a 2-core box) and at most
+Why bounded: `PHOTO_WORKERS` photos are read at once (default: one per core but one, at most 4; so 1 on a
+2-core box, leaving a core to the polls) and at most
 `PHOTO_QUEUE` more wait; beyond that the upload is refused at once with 429 and Retry-After instead
 of piling up memory. Each answer says whether the photo waited (`queue`: photos ahead of it when it
 arrived and seconds spent waiting), so the phone can tell the player why it took longer.
 
-Workers are forked from a forkserver that imported the vision pipeline once, so a new worker (or a
-replacement after a crash) is ready in milliseconds; a worker that dies on some photo is replaced and
-that photo gets a clear 422, never a 500. `PHOTO_WORKERS=0` reads in the request thread (for tools
-and debugging; the queue bound still applies).
+Workers are started ("spawn": a fresh interpreter, never a fork of a threaded server) when the server
+starts (`warm()`) or with the first photo, import the vision pipeline once, and exit by themselves when
+the server process is gone, however it ended. A worker that dies on some photo is replaced and that
+photo gets a clear 422, never a 500. `PHOTO_WORKERS=0` reads in the request thread (for tools and
+debugging; the queue bound still applies).
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import threading
@@ -37,6 +40,23 @@ if TYPE_CHECKING:
 
 EXTENSION = "mapsmith_photoqueue"
 READ_TIMEOUT = 120  # seconds a single photo may take before the phone is told to try again
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(1)
+        if os.getppid() != parent:  # the server is gone: nobody will ever collect our answers
+            os._exit(0)
+
+
+def _worker_start(parent: int) -> None:
+    """In each new worker: leave when the server does, and import the vision pipeline before the first photo."""
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="parent-watch").start()
+    import vision.reading  # noqa: F401
+
+
+def _ready() -> bool:
+    return True
 
 
 def _read_in_worker(data: bytes, side: str | None) -> tuple[str, Any, float]:
@@ -80,9 +100,9 @@ class PhotoQueue:
     def _pool(self) -> ProcessPoolExecutor:
         with self.lock:
             if self.executor is None:
-                context = multiprocessing.get_context("forkserver")
-                context.set_forkserver_preload(["vision.reading"])
-                self.executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+                self.executor = ProcessPoolExecutor(max_workers=self.workers,
+                                                    mp_context=multiprocessing.get_context("spawn"),
+                                                    initializer=_worker_start, initargs=(os.getpid(),))
                 self._finalizer = weakref.finalize(self, self.executor.shutdown, wait=False, cancel_futures=True)
             return self.executor
 
@@ -127,6 +147,20 @@ class PhotoQueue:
             raise PhotoError(*value)
         return value, info
 
+    def warm(self) -> None:
+        """Start every worker now (in the background), so the first photos of the evening do not wait for them."""
+        if self.workers <= 0:
+            return
+        executor = self._pool()
+
+        def start() -> None:
+            futures = [executor.submit(_ready) for _ in range(self.workers)]
+            for future in futures:
+                with contextlib.suppress(Exception):
+                    future.result(timeout=300)
+
+        threading.Thread(target=start, daemon=True, name="photo-warm").start()
+
     def close(self) -> None:
         if self._finalizer is not None:
             self._finalizer()
@@ -150,7 +184,8 @@ def queue_info() -> dict[str, Any]:
 
 
 def init_app(app: Flask) -> None:
-    default_workers = min(2, os.cpu_count() or 1)
+    # one core is left to the server itself, so polls never wait behind photo reading (2 cores: 1 worker)
+    default_workers = max(1, min(4, (os.cpu_count() or 2) - 1))
     app.config.setdefault("PHOTO_WORKERS", int(os.environ.get("MAPSMITH_PHOTO_WORKERS", default_workers)))
     app.config.setdefault("PHOTO_QUEUE", int(os.environ.get("MAPSMITH_PHOTO_QUEUE", 8)))
     app.extensions[EXTENSION] = PhotoQueue(app.config["PHOTO_WORKERS"], app.config["PHOTO_QUEUE"])

@@ -11,7 +11,10 @@ Why each setting (waitress defaults in brackets):
   10 s). A phone polls every second (every 5 s with its tab hidden), so only dead or abandoned sockets go.
 - `backlog` [1024]: the kernel queue of connections not yet accepted, for the moment a whole room opens
   the page at once (the kernel caps it at `net.core.somaxconn`).
-- threads [4]: 16 by default; each request holds a thread only for a few milliseconds.
+- threads [4]: 16 by default; each request holds a thread only for a few milliseconds (a photo holds one
+  while it waits for a photo worker, so photo workers + queue (at most 4 + 8) stay below the thread count).
+- `max_request_body_size` [1 GB]: 16 MB, the largest photo upload; bodies are read by the event loop
+  (spooled to disk above 512 kB) before a thread is taken, so slow uploads hold no thread.
 
 Keep-alive: waitress closes the connection after every answer without a body (204, 304), because it can
 send no `Content-Length` for them. Such answers end at their header (RFC 9112 §6.3), so the connection
@@ -24,6 +27,8 @@ from __future__ import annotations
 import contextlib
 import resource
 import select
+import signal
+import threading
 from typing import Any
 
 from waitress import wasyncore
@@ -33,9 +38,11 @@ from waitress.task import WSGITask
 
 DEFAULT_THREADS = 16
 DEFAULT_CONNECTION_LIMIT = 10_000
+DEFAULT_PER_CLIENT = 500  # a phone needs ~6; a room behind one NAT address stays far below
 CHANNEL_TIMEOUT = 30
 CLEANUP_INTERVAL = 10
 BACKLOG = 4096
+MAX_BODY = 16 * 1024 * 1024  # a 15 MB photo and its form; waitress would otherwise buffer up to 1 GB per request
 SPARE_FILES = 200  # database files, sockets to PostgreSQL, photo workers' pipes, logs
 
 
@@ -79,8 +86,40 @@ class KeepAliveTask(WSGITask):
         super().set_close_on_finish()
 
 
+LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+
+
 class KeepAliveChannel(HTTPChannel):
+    """A connection that keeps alive after bodiless answers and counts towards its client's share.
+
+    One client address may hold at most `server.per_client_limit` connections (loopback, i.e. a local
+    reverse proxy or tool, is exempt): beyond that a new connection is closed at once, so one phone or
+    script holding thousands of sockets cannot lock the other phones out.
+    """
+
     task_class = KeepAliveTask
+    client: str | None = None
+
+    def __init__(self, server: Any, sock: Any, addr: Any, adj: Any, map: Any = None):
+        super().__init__(server, sock, addr, adj, map=map)
+        limit = getattr(server, "per_client_limit", 0)
+        host = addr[0] if isinstance(addr, tuple) and addr else None
+        if not limit or host is None or host in LOOPBACK:
+            return
+        counts = server.clients
+        counts[host] = counts.get(host, 0) + 1
+        self.client = host
+        if counts[host] > limit:
+            self.will_close = True  # closed on the loop's next turn, before any request is read
+
+    def del_channel(self, map: Any = None) -> None:
+        if self.client is not None:
+            counts = self.server.clients
+            counts[self.client] -= 1
+            if counts[self.client] <= 0:
+                del counts[self.client]
+            self.client = None
+        super().del_channel(map)
 
 
 ACCEPT_BATCH = 64
@@ -103,6 +142,10 @@ def _accept_batch(listener: Any) -> None:
 READ_FLAGS = select.POLLIN | select.POLLPRI
 
 
+def _terminate(_signum: int, _frame: Any) -> None:
+    raise SystemExit(0)
+
+
 def epoll_loop(server: Any) -> None:
     """waitress's event loop on epoll, visiting only the connections that can have changed.
 
@@ -115,6 +158,10 @@ def epoll_loop(server: Any) -> None:
     turn, exactly as waitress does, because worker threads change them and wake the loop with its trigger.
     Same dispatch (`wasyncore.readwrite`), same objects, same maintenance and connection limit.
     """
+    if threading.current_thread() is threading.main_thread():
+        # SIGTERM (systemd, scripts/cluster) ends the loop like Ctrl-C, so worker threads and photo
+        # workers are shut down cleanly instead of the process vanishing mid-answer
+        signal.signal(signal.SIGTERM, _terminate)
     sockets = server._map
     poller = select.epoll()
     known: dict[int, Any] = {}  # fd -> the object last seen there (fds are reused after close)
@@ -123,45 +170,57 @@ def epoll_loop(server: Any) -> None:
     dirty: set[int] = set(sockets)
     cleanup_mark = None
     timeout = server.adj.asyncore_loop_timeout
+
+    def visit(fd: int) -> None:
+        """Bring one fd's epoll registration and busy/idle state up to date with its object."""
+        obj = sockets.get(fd)
+        if known.get(fd) is not obj:  # gone, or a new connection on a reused fd
+            if fd in registered:
+                with contextlib.suppress(OSError):
+                    poller.unregister(fd)  # usually already dropped by the kernel on close
+                del registered[fd]
+            if obj is None:
+                known.pop(fd, None)
+                busy.discard(fd)
+                return
+            known[fd] = obj
+        flags = READ_FLAGS if obj.readable() else 0
+        if obj.writable() and not obj.accepting:
+            flags |= select.POLLOUT
+        current = registered.get(fd)
+        if flags == 0:
+            if current is not None:
+                with contextlib.suppress(OSError):
+                    poller.unregister(fd)
+                del registered[fd]
+        elif current is None:
+            poller.register(fd, flags)
+            registered[fd] = flags
+        elif current != flags:
+            poller.modify(fd, flags)
+            registered[fd] = flags
+        if (flags == READ_FLAGS and isinstance(obj, HTTPChannel) and not obj.requests
+                and obj.request is None):
+            busy.discard(fd)  # idle, between requests: wait for its next event
+        else:
+            busy.add(fd)  # the listener, the trigger, and connections with work in progress
+
     try:
         while sockets:
+            if getattr(server, "stopping", False):  # close(): drop the keep-alive connections too, then stop
+                for obj in list(sockets.values()):
+                    with contextlib.suppress(OSError):
+                        obj.close()
+                break
             mark = getattr(server, "next_channel_cleanup", None)
             if mark != cleanup_mark:  # maintenance ran (it may mark idle connections to close): look at all
                 cleanup_mark = mark
                 dirty.update(sockets)
-            check = dirty | busy | (sockets.keys() - known.keys()) | (known.keys() - sockets.keys())
-            for fd in check:
-                obj = sockets.get(fd)
-                if known.get(fd) is not obj:  # gone, or a new connection on a reused fd
-                    if fd in registered:
-                        with contextlib.suppress(OSError):
-                            poller.unregister(fd)  # usually already dropped by the kernel on close
-                        del registered[fd]
-                    if obj is None:
-                        known.pop(fd, None)
-                        busy.discard(fd)
-                        continue
-                    known[fd] = obj
-                flags = READ_FLAGS if obj.readable() else 0
-                if obj.writable() and not obj.accepting:
-                    flags |= select.POLLOUT
-                current = registered.get(fd)
-                if flags == 0:
-                    if current is not None:
-                        with contextlib.suppress(OSError):
-                            poller.unregister(fd)
-                        del registered[fd]
-                elif current is None:
-                    poller.register(fd, flags)
-                    registered[fd] = flags
-                elif current != flags:
-                    poller.modify(fd, flags)
-                    registered[fd] = flags
-                if (flags == READ_FLAGS and isinstance(obj, HTTPChannel) and not obj.requests
-                        and obj.request is None):
-                    busy.discard(fd)  # idle, between requests: wait for its next event
-                else:
-                    busy.add(fd)  # the listener, the trigger, and connections with work in progress
+            for fd in dirty | busy:
+                visit(fd)
+            if len(known) != len(sockets):  # connections accepted this turn (or gone unseen): find them
+                for fd in (sockets.keys() - known.keys()) | (known.keys() - sockets.keys()):
+                    visit(fd)
             events = poller.poll(timeout)
             dirty = set()
             for fd, flags in events:
@@ -185,6 +244,7 @@ def settings(threads: int = DEFAULT_THREADS, connections: int = DEFAULT_CONNECTI
         "cleanup_interval": CLEANUP_INTERVAL,
         "backlog": BACKLOG,
         "asyncore_use_poll": True,
+        "max_request_body_size": MAX_BODY,
         "ident": "mapsmith",
     }
     adj.update(overrides)
@@ -192,13 +252,37 @@ def settings(threads: int = DEFAULT_THREADS, connections: int = DEFAULT_CONNECTI
 
 
 def make_server(app: Any, host: str, port: int, threads: int = DEFAULT_THREADS,
-                connections: int = DEFAULT_CONNECTION_LIMIT, **overrides: Any) -> Any:
-    """A ready waitress server (call `.run()`); every listening socket hands out keep-alive channels."""
+                connections: int = DEFAULT_CONNECTION_LIMIT, warm_photos: bool = False,
+                per_client: int = DEFAULT_PER_CLIENT, **overrides: Any) -> Any:
+    """A ready waitress server (call `.run()`); every listening socket hands out keep-alive channels.
+
+    `warm_photos` starts the photo workers now rather than with the first photo (for `mapsmith serve`;
+    tests leave it off so short-lived servers do not start worker processes they never use).
+    """
     server = create_server(app, **settings(threads, connections, host=host, port=port, **overrides))
     if hasattr(select, "epoll") and hasattr(server, "_map"):  # one listening socket (not MultiSocketServer)
         server.run = lambda: epoll_loop(server)
+        close_listener = server.close
+
+        def close() -> None:
+            """Stop serving: the listener, and (in the loop's own thread) every open connection.
+
+            waitress's close() stops only the listener, so phones on keep-alive connections would go on
+            being served by a server that was told to stop.
+            """
+            server.stopping = True
+            with contextlib.suppress(OSError):
+                server.pull_trigger()
+            close_listener()
+
+        server.close = close
+    photos = getattr(app, "extensions", {}).get("mapsmith_photoqueue")
+    if warm_photos and photos is not None:
+        photos.warm()
     for listener in [server, *getattr(server, "map", {}).values()]:
         if hasattr(listener, "channel_class"):
             listener.channel_class = KeepAliveChannel
+            listener.per_client_limit = per_client
+            listener.clients = {}
             listener.handle_accept = _accept_batch.__get__(listener)
     return server

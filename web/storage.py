@@ -206,6 +206,13 @@ class Store:
             raise NotFound(secret)
         return row[0]
 
+    def touched(self, code: str) -> float:
+        """When the table last changed (or was reopened)."""
+        row = self._execute("SELECT updated FROM games WHERE code = ?", (code,)).fetchone()
+        if row is None:
+            raise NotFound(code)
+        return float(row[0])
+
     def archive_idle(self, untouched_since: float, code: str | None = None) -> int:
         """Archive open tables not changed since `untouched_since` (only `code`, if given); how many were."""
         sql = ("UPDATE table_access SET archived = ? WHERE archived IS NULL AND code IN "
@@ -228,6 +235,7 @@ class Store:
     def note_join_failure(self, client: str, window_start: float) -> None:
         """One more failed short-code join for `client` (a fixed window: counting restarts when it is over)."""
         now = time.time()
+        self._execute("DELETE FROM join_failures WHERE since < ?", (window_start,))  # keep the table small
         self._execute(
             "INSERT INTO join_failures (client, since, failures) VALUES (?, ?, 1) ON CONFLICT (client) DO UPDATE SET "
             "failures = CASE WHEN join_failures.since < ? THEN 1 ELSE join_failures.failures + 1 END, "
