@@ -3,7 +3,7 @@
     python -m bench.bench_vision2 --split dev --n 6 [--kinds ours pad] [--difficulties normal]
                                   [--cmd "python -m companion.cli"] [--json]
 
-For every kind x difficulty it generates `--n` photos (styles round-robin) into a temporary folder, runs
+For every kind x difficulty it generates `--n` photos (styles round-robin, see `style_for`) into a temporary folder, runs
 `CMD read PHOTO --json` on each (at most 2 at a time) and compares with the truth. `--split dev` uses seeds
 from 0, `--split heldout` seeds from 1,000,000: report held-out figures, never tune against them.
 
@@ -170,6 +170,11 @@ def run_one(cmd: list[str], folder: Path, job: tuple[str, str, str, int], index:
     return rec
 
 
+def style_for(styles: list[str], kind: str, difficulty: str, i: int) -> str:
+    """Styles round-robin, started at a different style per kind and difficulty so small sets still use all."""
+    return styles[(i + 3 * KINDS.index(kind) + 5 * DIFFICULTIES.index(difficulty)) % len(styles)]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.bench_vision2", description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", choices=["dev", "heldout"], default="dev")
@@ -189,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"padscan skipped: no pad scans in {sheets.scan_dir()} (set MAPSMITH_PAD_SCANS)", file=sys.stderr)
         kinds.remove("padscan")
     base = 0 if args.split == "dev" else HELDOUT_START
-    jobs = [(k, args.styles[i % len(args.styles)], d, base + i)
+    jobs = [(k, style_for(args.styles, k, d, i), d, base + i)
             for k in kinds for d in args.difficulties for i in range(args.n)]
     cmd = shlex.split(args.cmd)
     with tempfile.TemporaryDirectory(prefix="bench_vision2_") as tmp:
