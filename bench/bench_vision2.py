@@ -3,8 +3,8 @@
     python -m bench.bench_vision2 --split dev --n 6 [--kinds ours pad] [--difficulties normal]
                                   [--cmd "python -m companion.cli"] [--json]
 
-For every kind x difficulty it generates `--n` photos (styles round-robin, see `style_for`) into a temporary folder, runs
-`CMD read PHOTO --json` on each (at most 2 at a time) and compares with the truth. `--split dev` uses seeds
+For every kind x difficulty it generates `--n` photos (styles round-robin, see `style_for`) into a temporary
+folder, runs `CMD read PHOTO --json` on each (at most 2 at a time) and compares with the truth. `--split dev` uses seeds
 from 0, `--split heldout` seeds from 1,000,000: report held-out figures, never tune against them.
 
 Figures (drawable cells only: printed mountains and wastelands are excluded):
