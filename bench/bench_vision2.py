@@ -164,6 +164,8 @@ def run_one(cmd: list[str], folder: Path, job: tuple[str, str, str, int], index:
         out = None
     rec = score(photo.truth, out if isinstance(out, dict) else None, rc, stderr, seconds)
     rec["photo"] = path.name
+    if rec["crash"]:
+        rec["stderr_tail"] = stderr.strip()[-400:]
     if stderr == "timeout":
         rec["crash"] = True
         rec["refusal"] = "timeout"
@@ -225,6 +227,10 @@ def main(argv: list[str] | None = None) -> int:
     refusals = total["refusals"]
     if refusals:
         print("refusal codes:", ", ".join(refusals))
+    for r in recs:
+        if r["crash"]:
+            last = (r.get("stderr_tail") or "(no stderr)").splitlines()[-1]
+            print(f"crash: {r['kind']} {r['style']} {r['difficulty']} seed {r['seed']}: {last}")
     return 0
 
 
