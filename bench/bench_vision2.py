@@ -3,8 +3,8 @@
     python -m bench.bench_vision2 --split dev --n 6 [--kinds ours pad] [--difficulties normal]
                                   [--cmd "python -m companion.cli"] [--json]
 
-For every kind x difficulty it generates `--n` photos (styles round-robin) into a temporary folder, runs
-`CMD read PHOTO --json` on each (at most 2 at a time) and compares with the truth. `--split dev` uses seeds
+For every kind x difficulty it generates `--n` photos (styles round-robin, see `style_for`) into a temporary
+folder, runs `CMD read PHOTO --json` on each (at most 2 at a time) and compares with the truth. `--split dev` uses seeds
 from 0, `--split heldout` seeds from 1,000,000: report held-out figures, never tune against them.
 
 Figures (drawable cells only: printed mountains and wastelands are excluded):
@@ -164,10 +164,17 @@ def run_one(cmd: list[str], folder: Path, job: tuple[str, str, str, int], index:
         out = None
     rec = score(photo.truth, out if isinstance(out, dict) else None, rc, stderr, seconds)
     rec["photo"] = path.name
+    if rec["crash"]:
+        rec["stderr_tail"] = stderr.strip()[-400:]
     if stderr == "timeout":
         rec["crash"] = True
         rec["refusal"] = "timeout"
     return rec
+
+
+def style_for(styles: list[str], kind: str, difficulty: str, i: int) -> str:
+    """Styles round-robin, started at a different style per kind and difficulty so small sets still use all."""
+    return styles[(i + 3 * KINDS.index(kind) + 5 * DIFFICULTIES.index(difficulty)) % len(styles)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -189,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"padscan skipped: no pad scans in {sheets.scan_dir()} (set MAPSMITH_PAD_SCANS)", file=sys.stderr)
         kinds.remove("padscan")
     base = 0 if args.split == "dev" else HELDOUT_START
-    jobs = [(k, args.styles[i % len(args.styles)], d, base + i)
+    jobs = [(k, style_for(args.styles, k, d, i), d, base + i)
             for k in kinds for d in args.difficulties for i in range(args.n)]
     cmd = shlex.split(args.cmd)
     with tempfile.TemporaryDirectory(prefix="bench_vision2_") as tmp:
@@ -220,6 +227,10 @@ def main(argv: list[str] | None = None) -> int:
     refusals = total["refusals"]
     if refusals:
         print("refusal codes:", ", ".join(refusals))
+    for r in recs:
+        if r["crash"]:
+            last = (r.get("stderr_tail") or "(no stderr)").splitlines()[-1]
+            print(f"crash: {r['kind']} {r['style']} {r['difficulty']} seed {r['seed']}: {last}")
     return 0
 
 

@@ -36,7 +36,8 @@ def sample_params(rng: np.random.Generator, difficulty: str, kind: str, small: b
         "azimuth_deg": float(rng.uniform(0, 360)),
         "focal_frac": float(rng.uniform(0.7, 1.1)),  # focal length / long side (phone main cameras ~0.75..0.9)
         "coverage": float(rng.uniform(0.55, 0.95) if hard else rng.uniform(0.4, 0.92)),
-        "offcentre": [float(rng.uniform(0, 1)), float(rng.uniform(0, 1))],
+        # where the sheet sits in the free room of the frame (0.5 = centred); players roughly centre it
+        "offcentre": [float(0.5 + (rng.uniform(0, 1) - 0.5) * (1.0 if hard else 0.7)) for _ in range(2)],
         "k1": float(rng.uniform(0.04, 0.14) if hard else rng.uniform(0.0, 0.05)),
         "curl_kind": str(rng.choice(["none", "cylinder_x", "cylinder_y", "corner", "wave"],
                                     p=[0.1, 0.25, 0.25, 0.25, 0.15] if hard else [0.4, 0.2, 0.2, 0.1, 0.1])),
@@ -294,8 +295,8 @@ def _value_noise(rng, x, y, period: float) -> np.ndarray:
     """Smooth noise of about `period` mm, evaluated anywhere (a random lattice sampled bilinearly)."""
     g = rng.normal(0, 1, (64, 64)).astype(np.float32)
     g = cv2.GaussianBlur(g, (0, 0), 1.0)
-    gx = (x / period) % 63
-    gy = (y / period) % 63
+    gx = (x / period) % 64  # BORDER_WRAP makes the 64-cell lattice periodic: no seams
+    gy = (y / period) % 64
     return cv2.remap(g, gx.astype(np.float32), gy.astype(np.float32), cv2.INTER_LINEAR, borderMode=cv2.BORDER_WRAP)
 
 
