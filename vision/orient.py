@@ -22,7 +22,7 @@ from printables.layout import sheet_layout
 from vision.lattice import Lattice
 
 FRAME_CELL = 24  # pixels per cell in the grid frame
-FRAME_PAD = 3  # cells of margin around the grid in the grid frame
+FRAME_PAD = 5  # cells of margin around the grid in the grid frame (our coin track is 3.6–4.1 cells below)
 HALF_TURN_MARGIN = 0.15  # printed-feature score lead that settles a half turn without the margins
 MARGIN_SURE = 0.04  # margin-cue lead (periodic power share) that settles a half turn
 # z-score of the mountains' mutual likeness (against random sets of 5 cells) a lattice needs to be taken for
@@ -103,7 +103,7 @@ def margin_cue(frame_dark: np.ndarray, k: int, cell: int = FRAME_CELL, pad: int 
     """How much more the bottom and left margins (after k quarter turns) carry a periodic row than top/right."""
     f = np.rot90(frame_dark, k)
     g0, g1 = pad * cell, (pad + GRID_SIZE) * cell
-    near, far = int(0.1 * cell), int(2.8 * cell)
+    near, far = int(0.1 * cell), int(4.6 * cell)
     bottom = f[g1 + near : g1 + far, g0:g1]
     top = f[g0 - far : g0 - near, g0:g1][::-1]
     left = f[g0:g1, g0 - far : g0 - near].T
