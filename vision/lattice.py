@@ -33,7 +33,7 @@ from companion.cartographers.data import GRID_SIZE
 
 N_LINES = GRID_SIZE + 1
 WORK_SIDE = 1000  # long side of the copy the candidates are searched on
-SQ = 480  # side of the square a candidate is warped to for the comb fit
+SQ = 400  # side of the square a candidate is warped to for the comb fit
 SQ_PAD = 0.08  # fraction of the square kept around the candidate on each side
 MEASURE_CELL = 32  # pixels per cell when the lines are measured
 MIN_LATTICE_SCORE = 1.2  # comb contrast (robust z units) a lattice needs to stand on its own
@@ -134,7 +134,7 @@ def _dilate1(f: np.ndarray) -> np.ndarray:
 
 
 def comb_fit(f: np.ndarray, cont: np.ndarray, pitch_lo: float, pitch_hi: float,
-             n_pitch: int = 64) -> tuple[float, float, float]:
+             n_pitch: int = 56) -> tuple[float, float, float]:
     """(start, pitch, score) of the 12-tooth comb that best explains a line-response profile `f`.
 
     score = teeth (mean and second-weakest) − midpoints − the more continuous of the two lines just outside
@@ -143,30 +143,31 @@ def comb_fit(f: np.ndarray, cont: np.ndarray, pitch_lo: float, pitch_hi: float,
     L = len(f)
     fmax = _dilate1(f)
     cmax = _dilate1(cont)
-    best = (0.0, 0.0, -np.inf)
-    i = np.arange(N_LINES)
-    for d in np.linspace(pitch_lo, pitch_hi, n_pitch):
-        last = L - 1 - GRID_SIZE * d
-        if last < 1:
-            continue
-        s = np.arange(1.0, last, 1.0)
-        teeth = fmax[np.round(s[:, None] + i[None] * d).astype(int)]
-        mids = f[np.round(s[:, None] + (i[:-1][None] + 0.5) * d).astype(int)].mean(axis=1)
-        before = np.round(s - d).astype(int)
-        after = np.round(s + N_LINES * d).astype(int)
-        out_b = np.where(before >= 0, cmax[np.clip(before, 0, L - 1)], 0.0)
-        out_a = np.where(after < L, cmax[np.clip(after, 0, L - 1)], 0.0)
-        second = np.partition(teeth, 1, axis=1)[:, 1]
-        # An outer line costs only when it is about as continuous as the lattice's own lines: faint notebook
-        # or squared-paper lines beside a drawn grid are not a thirteenth grid line.
-        ref = 0.5 * cmax[np.round(s[:, None] + i[None] * d).astype(int)].mean(axis=1)
-        floor = np.maximum(mids, ref)
-        hi_o, lo_o = np.maximum(out_b, out_a), np.minimum(out_b, out_a)
-        score = (0.5 * teeth.mean(axis=1) + 0.5 * second - mids - 0.5 * np.maximum(0, hi_o - floor)
-                 - 0.3 * np.maximum(0, lo_o - floor))
-        k = int(np.argmax(score))
-        if score[k] > best[2]:
-            best = (float(s[k]), float(d), float(score[k]))
+    i = np.arange(N_LINES, dtype=np.float64)
+    d = np.linspace(pitch_lo, pitch_hi, n_pitch)[:, None, None]  # pitches × starts × teeth, all at once
+    s = np.arange(1.0, L - 1.0)[None, :, None]
+    span_ok = (s + GRID_SIZE * d < L - 1)[..., 0]
+    if not span_ok.any():
+        return (0.0, 0.0, -np.inf)
+
+    def at(arr, pos):
+        return arr[np.clip(np.round(pos).astype(int), 0, L - 1)]
+
+    teeth = at(fmax, s + i * d)
+    mids = at(f, s + (i[:-1] + 0.5) * d).mean(axis=2)
+    before, after = s[..., 0] - d[..., 0], s[..., 0] + N_LINES * d[..., 0]
+    out_b = np.where(before >= 0, at(cmax, before), 0.0)
+    out_a = np.where(after < L, at(cmax, after), 0.0)
+    second = np.partition(teeth, 1, axis=2)[..., 1]
+    # An outer line costs only when it is about as continuous as the lattice's own lines: faint notebook
+    # or squared-paper lines beside a drawn grid are not a thirteenth grid line.
+    floor = np.maximum(mids, 0.5 * at(cmax, s + i * d).mean(axis=2))
+    hi_o, lo_o = np.maximum(out_b, out_a), np.minimum(out_b, out_a)
+    score = (0.5 * teeth.mean(axis=2) + 0.5 * second - mids - 0.5 * np.maximum(0, hi_o - floor)
+             - 0.3 * np.maximum(0, lo_o - floor))
+    score = np.where(span_ok, score, -np.inf)
+    kd, ks = np.unravel_index(int(np.argmax(score)), score.shape)
+    best = (float(s[0, ks, 0]), float(d[kd, 0, 0]), float(score[kd, ks]))
     return best
 
 
@@ -207,18 +208,21 @@ def _to_square(pts: np.ndarray, A: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(pts.reshape(1, -1, 2).astype(np.float64), np.linalg.inv(A))[0].reshape(shp)
 
 
-def _peak(prof: np.ndarray, centre: float, half: float) -> tuple[float, float] | None:
-    lo, hi = max(1, int(centre - half)), min(len(prof) - 1, int(centre + half) + 1)
+def _peaks(segs: np.ndarray, centre: float, half: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """Sub-pixel peak position and strength (peak − window mean) in each row of `segs` near `centre`."""
+    n = segs.shape[1]
+    lo, hi = max(1, int(centre - half)), min(n - 1, int(centre + half) + 1)
     if hi - lo < 3:
         return None
-    seg = prof[lo:hi]
-    k = int(np.argmax(seg))
-    strength = float(seg[k] - seg.mean())
-    k += lo
-    a, b, c = prof[k - 1], prof[k], prof[k + 1]
+    win = segs[:, lo:hi]
+    k = np.argmax(win, axis=1)
+    strength = np.maximum(win[np.arange(len(win)), k] - win.mean(axis=1), 0.0)
+    k = k + lo
+    rows = np.arange(len(segs))
+    a, b, c = segs[rows, k - 1], segs[rows, k], segs[rows, np.minimum(k + 1, n - 1)]
     den = a - 2 * b + c
-    sub = 0.5 * (a - c) / den if abs(den) > 1e-9 else 0.0
-    return k + float(np.clip(sub, -1, 1)), strength
+    sub = np.where(np.abs(den) > 1e-9, 0.5 * (a - c) / np.where(np.abs(den) > 1e-9, den, 1.0), 0.0)
+    return k + np.clip(sub, -1, 1), strength
 
 
 def _fit_line(t: np.ndarray, v: np.ndarray, w: np.ndarray, tol: float) -> np.ndarray | None:
@@ -254,22 +258,18 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
         strengths = []
         for axis in (0, 1):  # 0: column lines (x as a function of y); 1: row lines (y as a function of x)
             r = resp[0] if axis == 0 else resp[1].T
+            segs = np.stack([r[int((k + pad + 0.15) * cell) : int((k + pad + 0.85) * cell)].mean(axis=0)
+                             for k in range(GRID_SIZE)])
+            t = (np.arange(GRID_SIZE) + pad + 0.5) * cell
             for j in range(N_LINES):
-                centre = (j + pad) * cell
-                t, v, w = [], [], []
-                for k in range(GRID_SIZE):
-                    a0 = int((k + pad + 0.15) * cell)
-                    a1 = int((k + pad + 0.85) * cell)
-                    prof = r[a0:a1].mean(axis=0)
-                    pk = _peak(prof, centre, 0.3 * cell)
-                    if pk is None:
-                        continue
-                    t.append((k + pad + 0.5) * cell)
-                    v.append(pk[0])
-                    w.append(max(pk[1], 0.0))
-                tw = np.array(w)
-                strengths.append(float(np.median(tw)) if len(tw) else 0.0)
-                coef = _fit_line(np.array(t), np.array(v), tw, 0.08 * cell) if len(t) >= 3 else None
+                got = _peaks(segs, (j + pad) * cell, 0.3 * cell)
+                if got is None:
+                    lines[axis].append(None)
+                    strengths.append(0.0)
+                    continue
+                v, tw = got
+                strengths.append(float(np.median(tw)))
+                coef = _fit_line(t, v, tw, 0.08 * cell)
                 lines[axis].append(coef)
         # Intersections in square coordinates; lines that could not be measured come from the prediction.
         sq_pts = np.zeros((N_LINES, N_LINES, 2))
@@ -333,9 +333,9 @@ def candidate_quads(gray: np.ndarray, darkest: np.ndarray | None = None) -> list
     channel, which shows orange or blue print better), and the whole image as a last resort."""
     from vision.border import find_quads
 
-    quads = find_quads(gray)[:8]
+    quads = find_quads(gray)[:6]
     if darkest is not None:
-        for q in find_quads(darkest)[:6]:
+        for q in find_quads(darkest)[:4]:
             if all(np.abs(q - o).max() > 6 for o in quads):
                 quads.append(q)
     h, w = gray.shape[:2]
