@@ -156,3 +156,29 @@ def test_grid_cut_error_speaks_both_languages():
     assert err.to_dict()["edge"] == "right"
     with pytest.raises(KeyError):
         PhotoError("grid_cut", edge="middle")
+
+
+@pytest.mark.parametrize("marked", [0, 5, 13])
+def test_coin_track_of_the_pad_is_found_and_marks_told_from_printed_coins(marked):
+    """The pad prints a gold coin in every circle: only the player's marks count."""
+    from vision.coins import find_coin_track, read_coin_track
+
+    canon = canon_for("A")
+    w, h = canon.size
+    norm = np.ones((h, w, 3), np.float32)
+    x0, _, x1, y1 = canon.grid_box()
+    cell = canon.cell_px
+    pitch = (x1 - x0 - cell) / 13
+    cy = y1 + 1.3 * cell
+    for k in range(14):
+        c = (int(x0 + cell / 2 + k * pitch), int(cy))
+        cv2.circle(norm, c, int(0.3 * cell), (0.3, 0.7, 0.9), -1, cv2.LINE_AA)  # gold (BGR)
+        cv2.circle(norm, c, int(0.3 * cell), (0.2, 0.4, 0.6), 2, cv2.LINE_AA)
+        if k < marked:
+            cv2.line(norm, (c[0] - 8, c[1] - 8), (c[0] + 8, c[1] + 8), (0.25, 0.25, 0.25), 4)
+            cv2.line(norm, (c[0] + 8, c[1] - 8), (c[0] - 8, c[1] + 8), (0.25, 0.25, 0.25), 4)
+    gray = cv2.cvtColor((norm * 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
+    track = find_coin_track(gray, canon)
+    assert track is not None and np.abs(track.centres[:, 1] - cy).max() < 3
+    reading = read_coin_track(norm, canon, np.zeros((h, w), np.float32))
+    assert reading.count == marked

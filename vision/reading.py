@@ -13,7 +13,7 @@ from printables.layout import parse_qr_payload
 from vision import quality
 from vision.border import locate_by_border
 from vision.classify import classify_cells, ink_strength
-from vision.coins import read_coins
+from vision.coins import read_coin_track, read_coins
 from vision.errors import PhotoError
 from vision.geometry import Canon, canon_for
 from vision.gridfit import cell_offsets, centres_in_photo, fit_grid, warp_from_centres
@@ -216,7 +216,8 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     offsets = cell_offsets(warp)
     cls = classify_cells(norm, canon, loc.side, offsets, warp.box)
     quality.check_blur(blur, canon, cls.style)  # symbols need a sharper photo than colour fills
-    coins = read_coins(ink, canon, warp.shift)
+    coins = read_coins(ink, canon, warp.shift) if loc.method == "markers" else read_coin_track(norm, canon, ink,
+                                                                                                 warp.shift)
     notes = [*loc.warnings, *cls.warnings]
     if coins.confidence < 0.3:
         notes.append(Note.of("coins_unsure"))
