@@ -69,6 +69,21 @@ class SheetReading:
     def doubtful_cells(self, threshold: float = CONFIDENCE_THRESHOLD) -> list[tuple[int, int]]:
         return [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if self.confidence[r][c] < threshold]
 
+    def turned_half(self) -> SheetReading:
+        """The same reading a half turn round: the review's answer "No" to "Is this the top of your sheet?".
+
+        Only offered when `orientation_unsure` (side A without markers, whose printed cells are symmetric
+        under a half turn, so the turned grid is a valid map of the same side).
+        """
+        from dataclasses import replace
+
+        def turn(rows):
+            return [list(reversed(r)) for r in reversed(rows)]
+
+        centres = turn(self.cell_centers_px) if self.cell_centers_px is not None else None
+        return replace(self, grid=turn(self.grid), confidence=turn(self.confidence), cell_centers_px=centres,
+                       orientation_unsure=False, overlay=None if self.overlay is None else self.overlay[::-1, ::-1])
+
     def warnings_text(self, lang: str = "en") -> list[str]:
         """The warnings in "en" or "tr" (the web app shows these next to the overlay)."""
         return [n.text(lang) for n in self.notes]
