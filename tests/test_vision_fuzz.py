@@ -34,7 +34,7 @@ def test_fuzzed_photos_raise_only_photo_errors(bases):
     t0 = time.perf_counter()
     n = 0
     for i in range(CASES):
-        if time.perf_counter() - t0 > BUDGET_S:  # a loaded CI machine runs fewer cases, never a slow suite
+        if time.perf_counter() - t0 > BUDGET_S:  # a loaded machine runs fewer cases (all 200 on a quiet one)
             break
         data = fuzzed(bases[i % len(bases)].data, rng)
         try:
@@ -46,5 +46,5 @@ def test_fuzzed_photos_raise_only_photo_errors(bases):
             assert len(r.grid) == 11 and len(r.cell_centers_px) == 11
             outcomes["read"] = outcomes.get("read", 0) + 1
         n += 1
-    assert n >= 40, f"only {n} fuzz cases ran in {BUDGET_S:.0f} s"
+    assert n >= 12, f"only {n} fuzz cases ran in {BUDGET_S:.0f} s"
     assert len(outcomes) >= 3, outcomes  # the fuzzing reaches several stages, not one early refusal
