@@ -38,6 +38,7 @@ SQ_PAD = 0.08  # fraction of the square kept around the candidate on each side
 MEASURE_CELL = 32  # pixels per cell when the lines are measured
 MIN_LATTICE_SCORE = 1.2  # comb contrast (robust z units) a lattice needs to stand on its own
 OUTER_AGREE = 0.06  # cells: an outer line measured further than this from the inner lattice is a frame
+INNER_AGREE = 0.1  # cells: an inner intersection further than this from the fitted lattice is a mismeasure
 
 
 @dataclass(frozen=True)
@@ -295,13 +296,19 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
         inner[1:-1, 1:-1] = True
         use = ok & inner if (ok & inner).sum() >= 30 else ok
         if use.sum() >= 8:
-            H2, _ = cv2.findHomography(ideal[use].reshape(-1, 2), img_pts[use].reshape(-1, 2), cv2.RANSAC, 3.0)
+            # RANSAC's tolerance in image pixels, a twentieth of a cell: symbol strokes mistaken for a line
+            # segment must not pull the lattice.
+            unit = cv2.perspectiveTransform(np.float64([[[5.5, 5.5], [6.5, 5.5], [5.5, 6.5]]]), H)[0]
+            tol = 0.05 * float(min(np.linalg.norm(unit[1] - unit[0]), np.linalg.norm(unit[2] - unit[0])))
+            H2, _ = cv2.findHomography(ideal[use].reshape(-1, 2), img_pts[use].reshape(-1, 2), cv2.RANSAC,
+                                       max(1.0, tol))
             if H2 is not None:
                 H = H2
         pred = cv2.perspectiveTransform(ideal.reshape(1, -1, 2), H)[0].reshape(N_LINES, N_LINES, 2)
-        # An outer intersection is kept where it agrees with the inner lattice (hand-ruled grids are uneven).
-        near = np.linalg.norm(sq_pts - _to_square(pred, A), axis=2) < OUTER_AGREE * cell
-        keep = ok & (inner | near)
+        # A measured intersection is kept where it agrees with the lattice (hand-ruled grids are uneven, by
+        # a few hundredths of a cell); further off it is a stroke taken for the line, and an outer one a frame.
+        dev = np.linalg.norm(sq_pts - _to_square(pred, A), axis=2)
+        keep = ok & (dev < np.where(inner, INNER_AGREE, OUTER_AGREE) * cell)
         pts = np.where(keep[..., None], img_pts, pred)
         score = float(np.median(strengths))
     return Lattice(H, pts, score)

@@ -122,7 +122,13 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     ref = float(np.percentile(patches, 95))
     dark = (1 - patches.mean(axis=(2, 3)) / max(ref, 1)).ravel()
     rng = np.random.default_rng(0)
-    rand = np.array([_set_similarity(sim, rng.choice(121, 5, replace=False)) for _ in range(150)])
+    med_dark = float(np.median(dark))
+
+    def printed_like(idx: np.ndarray) -> float:
+        """Mutual likeness of a set of cells plus how much darker they are than the rest."""
+        return _set_similarity(sim, idx) + float(dark[idx].mean() - med_dark)
+
+    rand = np.array([printed_like(rng.choice(121, 5, replace=False)) for _ in range(150)])
     mu, sd = float(rand.mean()), float(rand.std() + 1e-3)
     hyps = []
     for k in range(4):
@@ -142,7 +148,7 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
                 score += 0.5 * 0.3  # a neutral bonus keeps the sides comparable
             ruins = np.array([idx[r, c] for r, c in m.ruins])
             score += 0.2 * _set_similarity(sim, ruins)
-            hyps.append((score, side, k, (s_m - mu) / sd))
+            hyps.append((score, side, k, (printed_like(mnt) - mu) / sd))
     hyps.sort(key=lambda h: -h[0])
     score, side, k, z = hyps[0]
     rival = next((h for h in hyps[1:] if h[1] == side and h[2] == (k + 2) % 4), None)
