@@ -61,7 +61,7 @@ def spec_for(kind: str, k: int, hard: bool) -> PhotoSpec:
 
 
 def run_kind(kind: str, n: int, first: int, hard: bool) -> dict:
-    found = right = asked = wrong_side = 0
+    found = right = asked = wrong_side = clipped = 0
     errs: list[float] = []
     codes: Counter[str] = Counter()
     crashes: list[str] = []
@@ -69,6 +69,7 @@ def run_kind(kind: str, n: int, first: int, hard: bool) -> dict:
     for k in range(n):
         seed = first + k
         p = make_photo(seed, spec_for(kind, k, hard))
+        clipped += p.params.get("clipped") is not None
         t = time.perf_counter()
         try:
             r = read_sheet(p.data, overlay=False)
@@ -102,6 +103,7 @@ def run_kind(kind: str, n: int, first: int, hard: bool) -> dict:
         "fit_err_p95_cells": float(np.percentile(errs, 95)) if errs else None,
         "fit_within_0.15": sum(e <= 0.15 for e in errs), "fit_measured": len(errs),
         "read_s_median": statistics.median(t_read) if t_read else None,
+        "markers_clipped": clipped,
     }
 
 
@@ -214,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"== {kind} ({'hard' if hard else 'normal'}): found {s['found']}/{s['photos']}"
                   f" refused {s['refused']} crashes {len(s['crashes'])}; orientation right {s['orientation_right']}"
                   f" asked {s['orientation_asked']} side wrong {s['side_wrong']}; fit within 0.15 cell "
-                  f"{s['fit_within_0.15']}/{s['fit_measured']}, max {fe if fe is None else round(fe, 3)}")
+                  f"{s['fit_within_0.15']}/{s['fit_measured']}, max {fe if fe is None else round(fe, 3)}"
+                  + (f"; photos with markers really cut: {s['markers_clipped']}" if s["markers_clipped"] else ""))
             for c in s["crashes"]:
                 print("   crash:", c)
             sys.stdout.flush()

@@ -173,7 +173,9 @@ def render_pad(side: str, ppt: float, rng) -> tuple[np.ndarray, np.ndarray]:
         _dashed(img, (p(g.x_pt), p(g.y_pt + i * cell)), (p(g.x_pt + s), p(g.y_pt + i * cell)), line, max(1, p(0.7)),
                 p(4), p(3))
     # thick decorated double frame: a dark band with hatched blocks, a thin line outside it
-    cv2.rectangle(img, (p(g.x_pt - 5), p(g.y_pt - 5)), (p(g.x_pt + s + 5), p(g.y_pt + s + 5)), brown, max(1, p(5)))
+    # (the band's inner edge is the grid's edge, as on the real pad)
+    cv2.rectangle(img, (p(g.x_pt - 2.5), p(g.y_pt - 2.5)), (p(g.x_pt + s + 2.5), p(g.y_pt + s + 2.5)), brown,
+                  max(1, p(5)))
     for i in range(0, GRID_SIZE, 2):
         for (a, b) in (((g.x_pt + i * cell, g.y_pt - 8), (g.x_pt + (i + 1) * cell, g.y_pt - 2)),
                        ((g.x_pt + i * cell, g.y_pt + s + 2), (g.x_pt + (i + 1) * cell, g.y_pt + s + 8))):

@@ -560,8 +560,9 @@ def make_photo(seed: int, spec: PhotoSpec = PhotoSpec()) -> SynthPhoto:  # noqa:
     photo, Hm = photograph(drawn, rng, mp, spec.tilt_deg, spec.curl, spec.fill, spec.quality, spec.blur, spec.dark,
                            spec.glare, info)
     centres = page_to_photo(centres_page.reshape(-1, 2), Hm, info).reshape(GRID_SIZE, GRID_SIZE, 2)
+    clipped = None
     if spec.clip_marker and marked:
-        photo, centres, Hm = _clip_markers(photo, centres, Hm, lay, ppt, spec.clip_marker, rng)
+        photo, centres, Hm, clipped = _clip_markers(photo, centres, Hm, lay, ppt, spec.clip_marker, rng)
     q = spec.quality or int(rng.integers(60, 96))
     ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, q])
     assert ok
@@ -569,7 +570,8 @@ def make_photo(seed: int, spec: PhotoSpec = PhotoSpec()) -> SynthPhoto:  # noqa:
     gc = np.array([[g.x_pt, g.y_pt], [x1, g.y_pt], [x1, y1], [g.x_pt, y1]], np.float32) * ppt
     corners = cv2.perspectiveTransform(gc[None], Hm)[0]
     return SynthPhoto(buf.tobytes(), side, grid, coins, sheet_id if marked else None, style, marked,
-                      (photo.shape[1], photo.shape[0]), corners, {"megapixels": mp, "quality": q, "ppt": ppt},
+                      (photo.shape[1], photo.shape[0]), corners,
+                      {"megapixels": mp, "quality": q, "ppt": ppt, "clipped": clipped},
                       centres, spec.design or ("ours" if marked else "unmarked"))
 
 
@@ -593,8 +595,8 @@ def _clip_markers(photo, centres, Hm, lay, ppt, n: int, rng):
     limits = {"left": grid_px[:, 0].min(), "right": grid_px[:, 0].max(), "top": grid_px[:, 1].min(),
               "bottom": grid_px[:, 1].max()}
     sides = [k for k in options if (options[k] < limits[k] - 4 if k in ("left", "top") else options[k] > limits[k] + 4)]
-    if not sides:
-        return photo, centres, Hm
+    if not sides:  # the photo's tilt puts the grid further out than the markers: nothing to clip
+        return photo, centres, Hm, None
     side = sides[int(rng.integers(len(sides)))]
     cut = (options[side] + limits[side]) / 2
     T = np.eye(3)
@@ -609,4 +611,4 @@ def _clip_markers(photo, centres, Hm, lay, ppt, n: int, rng):
     else:
         photo = photo[: int(cut)]
     centres = centres + T[:2, 2]
-    return np.ascontiguousarray(photo), centres, T @ Hm
+    return np.ascontiguousarray(photo), centres, T @ Hm, side

@@ -33,10 +33,12 @@ from companion.cartographers.data import GRID_SIZE
 
 N_LINES = GRID_SIZE + 1
 WORK_SIDE = 1000  # long side of the copy the candidates are searched on
-SQ = 480  # side of the square a candidate is warped to for the comb fit
+SQ = 400  # side of the square a candidate is warped to for the comb fit
 SQ_PAD = 0.08  # fraction of the square kept around the candidate on each side
 MEASURE_CELL = 32  # pixels per cell when the lines are measured
-MIN_LATTICE_SCORE = 1.2  # comb contrast (robust z units) below which no lattice is reported
+MIN_LATTICE_SCORE = 1.2  # comb contrast (robust z units) a lattice needs to stand on its own
+OUTER_AGREE = 0.06  # cells: an outer line measured further than this from the inner lattice is a frame
+INNER_AGREE = 0.1  # cells: an inner intersection further than this from the fitted lattice is a mismeasure
 
 
 @dataclass(frozen=True)
@@ -62,10 +64,17 @@ class Lattice:
         return Lattice(S @ self.homography, self.points * f, self.score)
 
 
+def darkest_channel(image: np.ndarray) -> np.ndarray:
+    """Per-pixel minimum over B, G, R (OpenCV's min is several times faster than numpy's over an axis)."""
+    if image.ndim == 2:
+        return image
+    b, g, r = cv2.split(image)
+    return cv2.min(cv2.min(b, g), r)
+
+
 def ink_map(image: np.ndarray) -> np.ndarray:
     """Darkness 0..1 of any ink on paper (colour-blind: the darkest channel), relative to the local paper."""
-    m = image.min(axis=2) if image.ndim == 3 else image
-    f = m.astype(np.float32)
+    f = darkest_channel(image).astype(np.float32)
     k = max(9, (min(f.shape) // 40) | 1)
     bg = cv2.dilate(f, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     bg = cv2.blur(bg, (k, k))
@@ -126,7 +135,7 @@ def _dilate1(f: np.ndarray) -> np.ndarray:
 
 
 def comb_fit(f: np.ndarray, cont: np.ndarray, pitch_lo: float, pitch_hi: float,
-             n_pitch: int = 90) -> tuple[float, float, float]:
+             n_pitch: int = 56) -> tuple[float, float, float]:
     """(start, pitch, score) of the 12-tooth comb that best explains a line-response profile `f`.
 
     score = teeth (mean and second-weakest) − midpoints − the more continuous of the two lines just outside
@@ -135,26 +144,31 @@ def comb_fit(f: np.ndarray, cont: np.ndarray, pitch_lo: float, pitch_hi: float,
     L = len(f)
     fmax = _dilate1(f)
     cmax = _dilate1(cont)
-    best = (0.0, 0.0, -np.inf)
-    i = np.arange(N_LINES)
-    for d in np.linspace(pitch_lo, pitch_hi, n_pitch):
-        last = L - 1 - GRID_SIZE * d
-        if last < 1:
-            continue
-        s = np.arange(1.0, last, 1.0)
-        teeth = fmax[np.round(s[:, None] + i[None] * d).astype(int)]
-        mids = f[np.round(s[:, None] + (i[:-1][None] + 0.5) * d).astype(int)].mean(axis=1)
-        before = np.round(s - d).astype(int)
-        after = np.round(s + N_LINES * d).astype(int)
-        out_b = np.where(before >= 0, cmax[np.clip(before, 0, L - 1)], 0.0)
-        out_a = np.where(after < L, cmax[np.clip(after, 0, L - 1)], 0.0)
-        second = np.partition(teeth, 1, axis=1)[:, 1]
-        hi_o, lo_o = np.maximum(out_b, out_a), np.minimum(out_b, out_a)
-        score = (0.5 * teeth.mean(axis=1) + 0.5 * second - mids - 0.5 * np.maximum(0, hi_o - mids)
-                 - 0.3 * np.maximum(0, lo_o - mids))
-        k = int(np.argmax(score))
-        if score[k] > best[2]:
-            best = (float(s[k]), float(d), float(score[k]))
+    i = np.arange(N_LINES, dtype=np.float64)
+    d = np.linspace(pitch_lo, pitch_hi, n_pitch)[:, None, None]  # pitches × starts × teeth, all at once
+    s = np.arange(1.0, L - 1.0)[None, :, None]
+    span_ok = (s + GRID_SIZE * d < L - 1)[..., 0]
+    if not span_ok.any():
+        return (0.0, 0.0, -np.inf)
+
+    def at(arr, pos):
+        return arr[np.clip(np.round(pos).astype(int), 0, L - 1)]
+
+    teeth = at(fmax, s + i * d)
+    mids = at(f, s + (i[:-1] + 0.5) * d).mean(axis=2)
+    before, after = s[..., 0] - d[..., 0], s[..., 0] + N_LINES * d[..., 0]
+    out_b = np.where(before >= 0, at(cmax, before), 0.0)
+    out_a = np.where(after < L, at(cmax, after), 0.0)
+    second = np.partition(teeth, 1, axis=2)[..., 1]
+    # An outer line costs only when it is about as continuous as the lattice's own lines: faint notebook
+    # or squared-paper lines beside a drawn grid are not a thirteenth grid line.
+    floor = np.maximum(mids, 0.5 * at(cmax, s + i * d).mean(axis=2))
+    hi_o, lo_o = np.maximum(out_b, out_a), np.minimum(out_b, out_a)
+    score = (0.5 * teeth.mean(axis=2) + 0.5 * second - mids - 0.5 * np.maximum(0, hi_o - floor)
+             - 0.3 * np.maximum(0, lo_o - floor))
+    score = np.where(span_ok, score, -np.inf)
+    kd, ks = np.unravel_index(int(np.argmax(score)), score.shape)
+    best = (float(s[0, ks, 0]), float(d[kd, 0, 0]), float(score[kd, ks]))
     return best
 
 
@@ -189,18 +203,27 @@ def _grid_to_square(H: np.ndarray, cell: int, pad: float) -> np.ndarray:
     return H @ T
 
 
-def _peak(prof: np.ndarray, centre: float, half: float) -> tuple[float, float] | None:
-    lo, hi = max(1, int(centre - half)), min(len(prof) - 1, int(centre + half) + 1)
+def _to_square(pts: np.ndarray, A: np.ndarray) -> np.ndarray:
+    """Image points (…×2) into the measuring square of `A` (square → image)."""
+    shp = pts.shape
+    return cv2.perspectiveTransform(pts.reshape(1, -1, 2).astype(np.float64), np.linalg.inv(A))[0].reshape(shp)
+
+
+def _peaks(segs: np.ndarray, centre: float, half: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """Sub-pixel peak position and strength (peak − window mean) in each row of `segs` near `centre`."""
+    n = segs.shape[1]
+    lo, hi = max(1, int(centre - half)), min(n - 1, int(centre + half) + 1)
     if hi - lo < 3:
         return None
-    seg = prof[lo:hi]
-    k = int(np.argmax(seg))
-    strength = float(seg[k] - np.median(seg))
-    k += lo
-    a, b, c = prof[k - 1], prof[k], prof[k + 1]
+    win = segs[:, lo:hi]
+    k = np.argmax(win, axis=1)
+    strength = np.maximum(win[np.arange(len(win)), k] - win.mean(axis=1), 0.0)
+    k = k + lo
+    rows = np.arange(len(segs))
+    a, b, c = segs[rows, k - 1], segs[rows, k], segs[rows, np.minimum(k + 1, n - 1)]
     den = a - 2 * b + c
-    sub = 0.5 * (a - c) / den if abs(den) > 1e-9 else 0.0
-    return k + float(np.clip(sub, -1, 1)), strength
+    sub = np.where(np.abs(den) > 1e-9, 0.5 * (a - c) / np.where(np.abs(den) > 1e-9, den, 1.0), 0.0)
+    return k + np.clip(sub, -1, 1), strength
 
 
 def _fit_line(t: np.ndarray, v: np.ndarray, w: np.ndarray, tol: float) -> np.ndarray | None:
@@ -236,22 +259,18 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
         strengths = []
         for axis in (0, 1):  # 0: column lines (x as a function of y); 1: row lines (y as a function of x)
             r = resp[0] if axis == 0 else resp[1].T
+            segs = np.stack([r[int((k + pad + 0.15) * cell) : int((k + pad + 0.85) * cell)].mean(axis=0)
+                             for k in range(GRID_SIZE)])
+            t = (np.arange(GRID_SIZE) + pad + 0.5) * cell
             for j in range(N_LINES):
-                centre = (j + pad) * cell
-                t, v, w = [], [], []
-                for k in range(GRID_SIZE):
-                    a0 = int((k + pad + 0.15) * cell)
-                    a1 = int((k + pad + 0.85) * cell)
-                    prof = r[a0:a1].mean(axis=0)
-                    pk = _peak(prof, centre, 0.3 * cell)
-                    if pk is None:
-                        continue
-                    t.append((k + pad + 0.5) * cell)
-                    v.append(pk[0])
-                    w.append(max(pk[1], 0.0))
-                tw = np.array(w)
-                strengths.append(float(np.median(tw)) if len(tw) else 0.0)
-                coef = _fit_line(np.array(t), np.array(v), tw, 0.08 * cell) if len(t) >= 3 else None
+                got = _peaks(segs, (j + pad) * cell, 0.3 * cell)
+                if got is None:
+                    lines[axis].append(None)
+                    strengths.append(0.0)
+                    continue
+                v, tw = got
+                strengths.append(float(np.median(tw)))
+                coef = _fit_line(t, v, tw, 0.08 * cell)
                 lines[axis].append(coef)
         # Intersections in square coordinates; lines that could not be measured come from the prediction.
         sq_pts = np.zeros((N_LINES, N_LINES, 2))
@@ -271,12 +290,26 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
                 sq_pts[i, j] = (px, py)
         img_pts = cv2.perspectiveTransform(sq_pts.reshape(1, -1, 2), A)[0].reshape(N_LINES, N_LINES, 2)
         ideal = np.stack(np.meshgrid(np.arange(N_LINES), np.arange(N_LINES)), axis=-1).astype(np.float64)
-        if ok.sum() >= 8:
-            H2, _ = cv2.findHomography(ideal[ok].reshape(-1, 2), img_pts[ok].reshape(-1, 2), cv2.RANSAC, 3.0)
+        # The outer lines are often a thick band or the inside of a decorated frame, whose middle is not the
+        # grid's edge: the homography comes from the inner intersections whenever there are enough of them.
+        inner = np.zeros_like(ok)
+        inner[1:-1, 1:-1] = True
+        use = ok & inner if (ok & inner).sum() >= 30 else ok
+        if use.sum() >= 8:
+            # RANSAC's tolerance in image pixels, a twentieth of a cell: symbol strokes mistaken for a line
+            # segment must not pull the lattice.
+            unit = cv2.perspectiveTransform(np.float64([[[5.5, 5.5], [6.5, 5.5], [5.5, 6.5]]]), H)[0]
+            tol = 0.05 * float(min(np.linalg.norm(unit[1] - unit[0]), np.linalg.norm(unit[2] - unit[0])))
+            H2, _ = cv2.findHomography(ideal[use].reshape(-1, 2), img_pts[use].reshape(-1, 2), cv2.RANSAC,
+                                       max(1.0, tol))
             if H2 is not None:
                 H = H2
         pred = cv2.perspectiveTransform(ideal.reshape(1, -1, 2), H)[0].reshape(N_LINES, N_LINES, 2)
-        pts = np.where(ok[..., None], img_pts, pred)
+        # A measured intersection is kept where it agrees with the lattice (hand-ruled grids are uneven, by
+        # a few hundredths of a cell); further off it is a stroke taken for the line, and an outer one a frame.
+        dev = np.linalg.norm(sq_pts - _to_square(pred, A), axis=2)
+        keep = ok & (dev < np.where(inner, INNER_AGREE, OUTER_AGREE) * cell)
+        pts = np.where(keep[..., None], img_pts, pred)
         score = float(np.median(strengths))
     return Lattice(H, pts, score)
 
@@ -296,8 +329,9 @@ def lattice_score(ink: np.ndarray, H: np.ndarray) -> float:
         teeth = fmax[pos]
         mids = np.mean([f[pos[:-1] + cell // 2 + o] for o in (-3, 0, 3)])
         outer = sorted([cmax[pos[0] - cell], cmax[pos[-1] + cell]])
+        floor = max(mids, 0.5 * float(cmax[pos].mean()))
         scores.append(0.5 * teeth.mean() + 0.5 * np.partition(teeth, 1)[1] - mids
-                      - 0.5 * max(0.0, outer[1] - mids) - 0.3 * max(0.0, outer[0] - mids))
+                      - 0.5 * max(0.0, outer[1] - floor) - 0.3 * max(0.0, outer[0] - floor))
     return float(min(scores))
 
 
@@ -306,9 +340,9 @@ def candidate_quads(gray: np.ndarray, darkest: np.ndarray | None = None) -> list
     channel, which shows orange or blue print better), and the whole image as a last resort."""
     from vision.border import find_quads
 
-    quads = find_quads(gray)[:8]
+    quads = find_quads(gray)[:6]
     if darkest is not None:
-        for q in find_quads(darkest)[:6]:
+        for q in find_quads(darkest)[:4]:
             if all(np.abs(q - o).max() > 6 for o in quads):
                 quads.append(q)
     h, w = gray.shape[:2]
@@ -332,7 +366,7 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
     ink = ink_map(small)
     found = []
     unit = np.array([[0, 0], [GRID_SIZE, 0], [GRID_SIZE, GRID_SIZE], [0, GRID_SIZE]], np.float32)
-    darkest = small.min(axis=2) if small.ndim == 3 else None
+    darkest = darkest_channel(small) if small.ndim == 3 else None
     for quad in candidate_quads(gray, darkest):
         got = _candidate_lattice(ink, quad)
         if got is None:
@@ -345,7 +379,7 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
     found.sort(key=lambda t: -t[0])
     out: list[Lattice] = []
     for _, H in found[: keep + 1]:
-        lat = measure(ink, H)
+        lat = measure(ink, H, rounds=1)
         sc = lattice_score(ink, lat.homography)
         centre = lat.points.mean(axis=(0, 1))
         if any(np.linalg.norm(centre - o.points.mean(axis=(0, 1))) < 2 for o in out):
@@ -356,8 +390,16 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
 
 
 def remeasure(image: np.ndarray, lat: Lattice) -> Lattice:
-    """The lattice measured again on the full working image (sub-pixel centres), keeping its score."""
-    full = measure(ink_map(image), lat.homography, rounds=1)
+    """The chosen lattice measured again on a crop of the working image around it (sub-pixel centres)."""
+    cell = float(np.median(np.linalg.norm(np.diff(lat.points, axis=1), axis=2)))
+    h, w = image.shape[:2]
+    x0, y0 = np.floor(lat.points.reshape(-1, 2).min(axis=0) - cell).astype(int)
+    x1, y1 = np.ceil(lat.points.reshape(-1, 2).max(axis=0) + cell).astype(int)
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]])
+    full = measure(ink_map(image[y0:y1, x0:x1]), T @ lat.homography, rounds=1)
+    back = np.linalg.inv(T)
+    full = Lattice(back @ full.homography, full.points + [x0, y0], full.score)
     return Lattice(full.homography, full.points, lat.score)
 
 

@@ -62,15 +62,39 @@ def _detect(detector: cv2.aruco.ArucoDetector, gray: np.ndarray) -> dict[int, np
     return found
 
 
+FAST_SIDE = 1300  # larger images are searched at half size first; the corners are refined at full size
+
+
+def _detect_fast(detector: cv2.aruco.ArucoDetector, gray: np.ndarray) -> dict[int, np.ndarray]:
+    """Markers found at half size (4× fewer pixels for the adaptive thresholds), corners refined at full size.
+
+    Only when no marker shows at half size is the photo taken for unmarked; one to three send the caller
+    back to the full-size search.
+    """
+    if max(gray.shape[:2]) <= FAST_SIDE:
+        return _detect(detector, gray)
+    half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    found = _detect(detector, half)
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
+    out = {}
+    for k, c in found.items():
+        pts = (c * 2 + 0.5).astype(np.float32).reshape(-1, 1, 2)
+        cv2.cornerSubPix(gray, pts, (5, 5), (-1, -1), crit)
+        out[k] = pts.reshape(4, 2).astype(np.float64)
+    return out
+
+
 def detect_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
     """Our markers (ids 0–7) found in a grayscale image: id → 4×2 corners (marker TL, TR, BR, BL).
 
-    When fewer than four are found, a second pass on an unsharp-masked copy
+    When one to three are found, a second pass on an unsharp-masked copy
     rescues markers softened by slight defocus; corners from the first pass win.
     """
     detector = make_detector()
-    found = _detect(detector, gray)
+    found = _detect_fast(detector, gray)
     if len(found) < 4:
+        found = {**_detect(detector, gray), **found} if found else found
+    if 0 < len(found) < 4:  # none at all: not our sheet (or the lattice will place it); skip the second pass
         sharp = cv2.addWeighted(gray, 2.0, cv2.GaussianBlur(gray, (0, 0), 3), -1.0, 0)
         for k, v in _detect(detector, sharp).items():
             found.setdefault(k, v)

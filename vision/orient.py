@@ -22,7 +22,7 @@ from printables.layout import sheet_layout
 from vision.lattice import Lattice
 
 FRAME_CELL = 24  # pixels per cell in the grid frame
-FRAME_PAD = 3  # cells of margin around the grid in the grid frame
+FRAME_PAD = 5  # cells of margin around the grid in the grid frame (our coin track is 3.6–4.1 cells below)
 HALF_TURN_MARGIN = 0.15  # printed-feature score lead that settles a half turn without the margins
 MARGIN_SURE = 0.04  # margin-cue lead (periodic power share) that settles a half turn
 # z-score of the mountains' mutual likeness (against random sets of 5 cells) a lattice needs to be taken for
@@ -103,7 +103,7 @@ def margin_cue(frame_dark: np.ndarray, k: int, cell: int = FRAME_CELL, pad: int 
     """How much more the bottom and left margins (after k quarter turns) carry a periodic row than top/right."""
     f = np.rot90(frame_dark, k)
     g0, g1 = pad * cell, (pad + GRID_SIZE) * cell
-    near, far = int(0.1 * cell), int(2.8 * cell)
+    near, far = int(0.1 * cell), int(4.6 * cell)
     bottom = f[g1 + near : g1 + far, g0:g1]
     top = f[g0 - far : g0 - near, g0:g1][::-1]
     left = f[g0:g1, g0 - far : g0 - near].T
@@ -122,7 +122,13 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     ref = float(np.percentile(patches, 95))
     dark = (1 - patches.mean(axis=(2, 3)) / max(ref, 1)).ravel()
     rng = np.random.default_rng(0)
-    rand = np.array([_set_similarity(sim, rng.choice(121, 5, replace=False)) for _ in range(150)])
+    med_dark = float(np.median(dark))
+
+    def printed_like(idx: np.ndarray) -> float:
+        """Mutual likeness of a set of cells plus how much darker they are than the rest."""
+        return _set_similarity(sim, idx) + float(dark[idx].mean() - med_dark)
+
+    rand = np.array([printed_like(rng.choice(121, 5, replace=False)) for _ in range(150)])
     mu, sd = float(rand.mean()), float(rand.std() + 1e-3)
     hyps = []
     for k in range(4):
@@ -142,7 +148,7 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
                 score += 0.5 * 0.3  # a neutral bonus keeps the sides comparable
             ruins = np.array([idx[r, c] for r, c in m.ruins])
             score += 0.2 * _set_similarity(sim, ruins)
-            hyps.append((score, side, k, (s_m - mu) / sd))
+            hyps.append((score, side, k, (printed_like(mnt) - mu) / sd))
     hyps.sort(key=lambda h: -h[0])
     score, side, k, z = hyps[0]
     rival = next((h for h in hyps[1:] if h[1] == side and h[2] == (k + 2) % 4), None)

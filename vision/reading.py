@@ -14,7 +14,7 @@ from printables.layout import parse_qr_payload
 from vision import quality
 from vision.border import locate_by_border
 from vision.classify import classify_cells, ink_strength
-from vision.coins import read_coins
+from vision.coins import read_coin_track, read_coins
 from vision.errors import PhotoError
 from vision.geometry import Canon, canon_for
 from vision.gridfit import cell_offsets, centres_in_photo, fit_grid, warp_from_centres
@@ -69,6 +69,21 @@ class SheetReading:
 
     def doubtful_cells(self, threshold: float = CONFIDENCE_THRESHOLD) -> list[tuple[int, int]]:
         return [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if self.confidence[r][c] < threshold]
+
+    def turned_half(self) -> SheetReading:
+        """The same reading a half turn round: the review's answer "No" to "Is this the top of your sheet?".
+
+        Only offered when `orientation_unsure` (side A without markers, whose printed cells are symmetric
+        under a half turn, so the turned grid is a valid map of the same side).
+        """
+        from dataclasses import replace
+
+        def turn(rows):
+            return [list(reversed(r)) for r in reversed(rows)]
+
+        centres = turn(self.cell_centers_px) if self.cell_centers_px is not None else None
+        return replace(self, grid=turn(self.grid), confidence=turn(self.confidence), cell_centers_px=centres,
+                       orientation_unsure=False, overlay=None if self.overlay is None else self.overlay[::-1, ::-1])
 
     def warnings_text(self, lang: str = "en") -> list[str]:
         """The warnings in "en" or "tr" (the web app shows these next to the overlay)."""
@@ -223,7 +238,8 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     offsets = cell_offsets(warp)
     cls = classify_cells(norm, canon, loc.side, offsets, warp.box)
     quality.check_blur(blur, canon, cls.style)  # symbols need a sharper photo than colour fills
-    coins = read_coins(ink, canon, warp.shift)
+    coins = read_coins(ink, canon, warp.shift) if loc.method == "markers" else read_coin_track(norm, canon, ink,
+                                                                                                 warp.shift)
     notes = [*loc.warnings, *cls.warnings]
     if coins.confidence < 0.3:
         notes.append(Note.of("coins_unsure"))

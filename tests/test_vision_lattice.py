@@ -1,0 +1,184 @@
+"""Stages 2b/2c on arrays: the lattice finder, the comb fit, line measurement, orientation, grid-cut edges."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from bench.sheetdesigns import render_design
+from bench.synthphoto import draw_sheet, random_grid, random_player
+from companion.cartographers.data import GRID_SIZE
+from printables.layout import sheet_layout
+from vision.errors import PhotoError
+from vision.geometry import canon_for
+from vision.gridfit import cell_offsets, warp_from_centres
+from vision.lattice import comb_fit, find_lattices, ink_map, line_response, measure, profiles
+from vision.locate import grid_cut_edge
+from vision.orient import locate_by_lattice, orient_lattice, page_homography
+
+PPT = 1.5
+
+
+def _photo(design: str, side: str, seed: int, turn: int = 0, empty_p: float = 0.35):
+    """A sheet of `design`, drawn on, warped by a known homography and turned `turn` quarter turns clockwise.
+
+    Returns (BGR image, true cell centres 11×11×2 in the image's upright row/column order of the SHEET).
+    """
+    rng = np.random.default_rng(seed)
+    page, centres = render_design(design, side, PPT, rng)
+    page = draw_sheet(page, PPT, side, random_grid(rng, side, empty_p), 3, random_player(rng, "marker"), rng,
+                      legend=False)
+    h, w = page.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[60, 40], [w + 20, 90], [w - 10, h + 30], [30, h - 20]])
+    H = cv2.getPerspectiveTransform(src, dst)
+    img = cv2.warpPerspective(page, H, (w + 100, h + 100), borderValue=(90, 60, 40))[..., ::-1].copy()
+    pts = cv2.perspectiveTransform(centres.reshape(1, -1, 2).astype(np.float64), H)[0]
+    size = (img.shape[1], img.shape[0])
+    for _ in range(turn):
+        img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
+        pts = np.c_[size[1] - 1 - pts[:, 1], pts[:, 0]]
+        size = (size[1], size[0])
+    return np.ascontiguousarray(img), pts.reshape(GRID_SIZE, GRID_SIZE, 2)
+
+
+def test_comb_fit_finds_twelve_teeth_and_not_thirteen():
+    prof = np.zeros(400, np.float32)
+    start, pitch = 53.0, 25.5
+    for i in range(12):
+        prof[int(round(start + i * pitch))] = 10
+    # a faint paper line pattern continuing the lattice on both sides must not shift the comb
+    for i in (-2, -1, 12, 13):
+        prof[int(round(start + i * pitch))] = 2
+    f = cv2.GaussianBlur(prof.reshape(1, -1), (0, 0), 1.0).ravel()
+    s, d, score = comb_fit(f, f * 0.5, 15, 40)
+    assert abs(s - start) <= 1.5 and abs(d - pitch) < 0.6 and score > 0
+
+
+def test_line_response_sees_lines_between_filled_cells():
+    """Cells filled as dark as the lines: the gaps and edges still mark the lattice."""
+    img = np.full((240, 240), 230, np.uint8)
+    for c in range(0, 11):
+        x = 10 + c * 20
+        cv2.rectangle(img, (x + 2, 10), (x + 18, 230), 40, -1)  # each column filled, a paper gap on each line
+    ink = ink_map(img)
+    mean, _ = profiles(line_response(ink, 1), 1)
+    lines = [mean[10 + i * 20] for i in range(11)]
+    mids = [mean[20 + i * 20] for i in range(11)]
+    assert min(lines) > max(mids)
+
+
+@pytest.mark.parametrize("design,side,turn", [("pad", "A", 0), ("pad", "B", 1), ("generic", "A", 3),
+                                              ("handruled", "B", 2), ("squared", "A", 0)])
+def test_lattice_is_found_and_measured_on_every_design(design, side, turn):
+    img, truth = _photo(design, side, 3, turn)
+    loc = locate_by_lattice(img)
+    assert loc is not None and loc.side == side
+    cell = float(np.median(np.linalg.norm(np.diff(truth, axis=1), axis=2)))
+    err = np.linalg.norm(loc.cell_centres - truth, axis=2).max() / cell
+    if not loc.orientation_unsure:
+        assert err < 0.15
+    else:  # asked: then either way up must be the truth
+        alt = np.linalg.norm(np.rot90(loc.cell_centres, 2, axes=(0, 1)) - truth, axis=2).max() / cell
+        assert min(err, alt) < 0.15
+
+
+def test_fully_filled_pad_is_found():
+    img, truth = _photo("pad", "A", 5, 0, empty_p=0.0)
+    loc = locate_by_lattice(img)
+    assert loc is not None
+    cell = float(np.median(np.linalg.norm(np.diff(truth, axis=1), axis=2)))
+    assert np.linalg.norm(loc.cell_centres - truth, axis=2).max() / cell < 0.15
+
+
+def test_brick_wall_and_blank_paper_are_no_map():
+    wall = np.full((900, 1200, 3), (60, 70, 150), np.uint8)
+    for y in range(0, 900, 40):
+        cv2.line(wall, (0, y), (1199, y), (200, 200, 200), 4)
+        for x in range((y // 40 % 2) * 40, 1200, 80):
+            cv2.line(wall, (x, y), (x, y + 40), (200, 200, 200), 4)
+    assert locate_by_lattice(wall) is None
+    assert locate_by_lattice(np.full((800, 600, 3), 235, np.uint8)) is None
+
+
+def test_measure_recovers_a_perturbed_homography():
+    img, truth = _photo("generic", "A", 7)
+    ink = ink_map(img)
+    lat = find_lattices(img, keep=1)[0]
+    shaken = lat.homography @ np.array([[1.01, 0.004, 0.2], [-0.003, 0.99, -0.15], [0, 0, 1]])
+    again = measure(ink, shaken)
+    o = orient_lattice(img, again)
+    from vision.orient import upright_centres
+
+    cell = float(np.median(np.linalg.norm(np.diff(truth, axis=1), axis=2)))
+    assert np.linalg.norm(upright_centres(again, o.k) - truth, axis=2).max() / cell < 0.15
+
+
+def test_page_homography_places_our_grid_on_the_lattice():
+    img, truth = _photo("pad", "B", 9, 1)
+    lat = find_lattices(img, keep=1)[0]
+    o = orient_lattice(img, lat)
+    H = page_homography(lat, o.side, o.k)
+    g = sheet_layout(o.side).grid
+    centre = cv2.perspectiveTransform(np.float64([[[g.x_pt + g.cell_pt / 2, g.y_pt + g.cell_pt / 2]]]), H)[0, 0]
+    assert np.linalg.norm(centre - truth[0, 0]) < 0.15 * g.cell_pt * PPT
+
+
+def test_measured_warp_moves_cells_onto_measured_centres():
+    canon = canon_for("A")
+    H = np.diag([2.0, 2.0, 1.0])  # page points → image: 2 px per point
+    ideal = np.array([[[(x + s / 2) / canon.ppt * 2, (y + s / 2) / canon.ppt * 2]
+                       for x, y, s in (canon.cell_box(r, c) for c in range(GRID_SIZE))] for r in range(GRID_SIZE)])
+    moved = ideal + np.array([3.0, -2.0])  # every centre 3 px right, 2 px up in the image
+    off = cell_offsets(warp_from_centres(canon, H, moved))
+    assert np.allclose(off[..., 0], 3.0 * canon.ppt / 2, atol=1e-6)
+    assert np.allclose(off[..., 1], -2.0 * canon.ppt / 2, atol=1e-6)
+
+
+@pytest.mark.parametrize("edge,crop", [("right", (slice(None), slice(0, 700))), ("top", (slice(300, None),
+                                                                                        slice(None)))])
+def test_grid_cut_edge_names_the_sheet_edge(edge, crop):
+    lay = sheet_layout("A")
+    H = np.diag([1.5, 1.5, 1.0])
+    shape = (int(lay.page_h_pt * 1.5), int(lay.page_w_pt * 1.5))
+    assert grid_cut_edge(H, lay, shape) is None
+    ys, xs = crop
+    y0 = ys.start or 0
+    x1 = xs.stop or shape[1]
+    T = np.array([[1, 0, 0], [0, 1, -y0], [0, 0, 1.0]])
+    assert grid_cut_edge(T @ H, lay, (shape[0] - y0, x1)) == edge
+
+
+def test_grid_cut_error_speaks_both_languages():
+    err = PhotoError("grid_cut", "detail", edge="right")
+    assert "right column" in err.message("en") and "sağ sütunu" in err.message("tr")
+    assert err.to_dict()["edge"] == "right"
+    with pytest.raises(KeyError):
+        PhotoError("grid_cut", edge="middle")
+
+
+@pytest.mark.parametrize("marked", [0, 5, 13])
+def test_coin_track_of_the_pad_is_found_and_marks_told_from_printed_coins(marked):
+    """The pad prints a gold coin in every circle: only the player's marks count."""
+    from vision.coins import find_coin_track, read_coin_track
+
+    canon = canon_for("A")
+    w, h = canon.size
+    norm = np.ones((h, w, 3), np.float32)
+    x0, _, x1, y1 = canon.grid_box()
+    cell = canon.cell_px
+    pitch = (x1 - x0 - cell) / 13
+    cy = y1 + 1.3 * cell
+    for k in range(14):
+        c = (int(x0 + cell / 2 + k * pitch), int(cy))
+        cv2.circle(norm, c, int(0.3 * cell), (0.3, 0.7, 0.9), -1, cv2.LINE_AA)  # gold (BGR)
+        cv2.circle(norm, c, int(0.3 * cell), (0.2, 0.4, 0.6), 2, cv2.LINE_AA)
+        if k < marked:
+            cv2.line(norm, (c[0] - 8, c[1] - 8), (c[0] + 8, c[1] + 8), (0.25, 0.25, 0.25), 4)
+            cv2.line(norm, (c[0] + 8, c[1] - 8), (c[0] - 8, c[1] + 8), (0.25, 0.25, 0.25), 4)
+    gray = cv2.cvtColor((norm * 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
+    track = find_coin_track(gray, canon)
+    assert track is not None and np.abs(track.centres[:, 1] - cy).max() < 3
+    reading = read_coin_track(norm, canon, np.zeros((h, w), np.float32))
+    assert reading.count == marked
