@@ -15,7 +15,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--side", choices=["A", "B"], type=str.upper, help="map side (only needed for unmarked sheets)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--overlay", metavar="OUT.png", help="write a debug image of the reading")
+    p.add_argument("--name", metavar="GROUP=TERRAIN", nargs="+", action="extend", default=[],
+                   help="re-read with these names for groups of like cells (ids from --json 'groups'), e.g. 3=forest")
     p.set_defaults(func=cmd_read)
+
+    e = sub.add_parser("vision-eval", help="score the photo reader on folders of photos with confirmed grids")
+    e.add_argument("dirs", metavar="DIR", nargs="*", help="folders of NAME.jpg + NAME.json ({'grid': ...})")
+    e.add_argument("--synthetic", metavar="SET", action="append", default=[],
+                   help="also a synthetic set (source checkout only): colour, graphite, blank-legend, unmarked")
+    e.add_argument("--n", type=int, default=10, help="photos per synthetic set")
+    e.add_argument("--seed", type=int, default=1_000_000, help="first seed of the synthetic sets (held out)")
+    e.add_argument("--no-taps", action="store_true", help="skip the re-read with every unsure group named")
+    e.add_argument("--json", action="store_true")
+    e.set_defaults(func=cmd_vision_eval)
 
     s = sub.add_parser("score-photo", help="read a photo of a map sheet and score it")
     s.add_argument("photo", metavar="PHOTO")
@@ -34,10 +46,23 @@ def _fail(exc: Exception, as_json: bool) -> int:
     return 2
 
 
+def parse_names(items: list[str]) -> dict[int, str]:
+    """["3=forest", "g4=water"] → {3: "forest", 4: "water"}; a clear ValueError otherwise."""
+    out: dict[int, str] = {}
+    for item in items:
+        gid, sep, terrain = item.partition("=")
+        gid = gid.strip().lower().removeprefix("g")
+        if not sep or not gid.isdigit() or not terrain.strip():
+            raise ValueError(f"--name {item!r}: write GROUP=TERRAIN, e.g. 3=forest")
+        out[int(gid)] = terrain.strip().lower()
+    return out
+
+
 def _read(args: argparse.Namespace, overlay: bool):
     from vision.reading import read_sheet  # OpenCV is imported only when a photo is read
 
-    return read_sheet(args.photo, side=args.side, overlay=overlay)
+    names = parse_names(getattr(args, "name", None) or [])
+    return read_sheet(args.photo, side=args.side, overlay=overlay, names=names or None)
 
 
 def cmd_read(args: argparse.Namespace) -> int:
@@ -58,8 +83,42 @@ def cmd_read(args: argparse.Namespace) -> int:
     doubt = set(reading.doubtful_cells())
     for r, row in enumerate(reading.grid):
         print(" ".join(letters[t] + ("?" if (r, c) in doubt else " ") for c, t in enumerate(row)))
+    for g in reading.groups:
+        mark = "" if g.confidence >= 0.7 or g.source == "given" else "  (unsure: name it with --name)"
+        print(f"group {g.id}: {len(g.cells)} cell(s) like row {g.example_cell[0] + 1}, column "
+              f"{g.example_cell[1] + 1} -> {g.name} ({g.confidence:.2f}){mark}")
     for w in reading.warnings:
         print(f"warning: {w}")
+    return 0
+
+
+def cmd_vision_eval(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from vision.evaluate import cases_in, evaluate, summary, synthetic_cases, table
+
+    if not args.dirs and not args.synthetic:
+        print("mapsmith: give at least one DIR or --synthetic SET", file=sys.stderr)
+        return 2
+    rows = []
+    try:
+        for d in args.dirs:
+            if not Path(d).is_dir():
+                raise ValueError(f"{d}: not a folder")
+            cases = list(cases_in(d))
+            if not cases:
+                raise ValueError(f"{d}: no photo with a grid JSON beside it")
+            rows.append((Path(d).name or d, summary(evaluate(cases, taps=not args.no_taps))))
+        for kind in args.synthetic:
+            rows.append((f"synthetic {kind}", summary(evaluate(synthetic_cases(kind, args.n, args.seed),
+                                                               taps=not args.no_taps))))
+    except ValueError as exc:
+        print(f"mapsmith: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({name: s for name, s in rows}))
+    else:
+        print(table(rows))
     return 0
 
 

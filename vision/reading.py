@@ -12,7 +12,8 @@ from companion.cartographers.data import GRID_SIZE
 from printables.layout import parse_qr_payload
 from vision import quality
 from vision.border import locate_by_border
-from vision.classify import classify_cells, ink_strength
+from vision.cells import GroupInfo, read_cells
+from vision.classify import ink_strength
 from vision.coins import read_coins
 from vision.errors import PhotoError
 from vision.geometry import Canon, canon_for
@@ -59,6 +60,24 @@ class SheetReading:
     overlay: np.ndarray | None = field(default=None, repr=False)
     method: str = "markers"
     style: str = "colour"
+    groups: list[GroupInfo] = field(default_factory=list)  # the sheet's own classes (see vision.cells)
+    sheet_image: np.ndarray | None = field(default=None, repr=False)  # the straightened sheet (BGR uint8)
+    cell_boxes: dict[tuple[int, int], tuple[float, float, float]] = field(default_factory=dict, repr=False)
+
+    def cell_image(self, row: int, col: int, pad: float = 0.12) -> np.ndarray | None:
+        """The straightened photo of one cell with a little of its neighbours (for "Which terrain is this?")."""
+        if self.sheet_image is None or (row, col) not in self.cell_boxes:
+            return None
+        x, y, s = self.cell_boxes[(row, col)]
+        h, w = self.sheet_image.shape[:2]
+        m = s * pad
+        x0, y0 = max(0, int(x - m)), max(0, int(y - m))
+        x1, y1 = min(w, int(x + s + m)), min(h, int(y + s + m))
+        return self.sheet_image[y0:y1, x0:x1].copy()
+
+    def unsure_groups(self, threshold: float = CONFIDENCE_THRESHOLD) -> list[GroupInfo]:
+        """Groups whose name the reader is not sure of: one tap on their example cell names them all."""
+        return [g for g in self.groups if g.source != "given" and g.confidence < threshold]
 
     def doubtful_cells(self, threshold: float = CONFIDENCE_THRESHOLD) -> list[tuple[int, int]]:
         return [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if self.confidence[r][c] < threshold]
@@ -82,6 +101,7 @@ class SheetReading:
             "doubtful": [list(rc) for rc in self.doubtful_cells()],
             "method": self.method,
             "style": self.style,
+            "groups": [g.to_dict() for g in self.groups],
         }
 
     def overlay_png(self) -> bytes:
@@ -166,17 +186,26 @@ def locate(image: np.ndarray, gray: np.ndarray, side: str | None) -> SheetLocati
     raise PhotoError("no_sheet", "no corner markers and no grid border found")
 
 
-def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, overlay: bool = True) -> SheetReading:
+def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, overlay: bool = True,
+               names: dict[int, str] | None = None) -> SheetReading:
     """Read a photo (bytes or a path) of a map sheet into a `SheetReading`.
 
     `side` ("A"/"B") is only needed for sheets without markers whose side cannot
     be recognised; markers always win (with a warning when they disagree).
+    `names` (group id → terrain word) re-reads with the player's names for groups of an earlier reading of
+    the same photo (group ids are deterministic).
     Raises `PhotoError` (a ValueError with a stable `.code`) for unreadable photos.
     """
     if side is not None:
         side = side.strip().upper()
         if side not in ("A", "B"):
             raise ValueError(f"side must be A or B, not {side!r}")
+    if names:
+        from vision.cells import NAMEABLE
+
+        bad = [t for t in names.values() if t not in NAMEABLE]
+        if bad:
+            raise ValueError(f"unknown terrain {bad[0]!r}: a group can be named {', '.join(NAMEABLE)}")
     photo = load_photo(source)
     gray = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
     quality.check_brightness(gray)
@@ -193,7 +222,7 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     ink = ink_strength(norm)
     warp = fit_grid(ink, canon)
     offsets = cell_offsets(warp)
-    cls = classify_cells(norm, canon, loc.side, offsets, warp.box)
+    cls = read_cells(norm, canon, loc.side, offsets, warp.box, loc.method, names)
     quality.check_blur(blur, canon, cls.style)  # symbols need a sharper photo than colour fills
     coins = read_coins(ink, canon, warp.shift)
     notes = [*loc.warnings, *cls.warnings]
@@ -219,4 +248,7 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
         overlay=ov,
         method=loc.method,
         style=cls.style,
+        groups=cls.groups,
+        sheet_image=canon_img,
+        cell_boxes={(r, c): _box(canon, offsets, r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)},
     )

@@ -57,7 +57,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
 
-    from . import csrf, db, errors, i18n, ui
+    from . import csrf, db, errors, i18n, photostore, ui
     from .views import cartographers, home, knarr, scorer, tables
 
     db.init_app(app)
@@ -65,6 +65,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     errors.init_app(app)
     ui.init_app(app)
+    photostore.init_app(app)
     app.register_blueprint(home.bp)
     app.register_blueprint(scorer.bp)
     app.register_blueprint(tables.bp)
