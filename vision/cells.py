@@ -23,7 +23,7 @@ from vision.classify import classify_cells
 from vision.features import CellArrays, cell_arrays, planes
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, outline_ratios
-from vision.groups import Group, make_groups
+from vision.groups import Group, distances, make_groups
 from vision.light import grid_paper, whiten
 from vision.messages import Note
 from vision.naming import DRAWABLE, name_groups
@@ -33,7 +33,11 @@ LEGEND_MIN_SQUARES = 4  # drawn-in legend squares needed before the legend is tr
 FILL_FLOOR = 0.022  # mean ink below which a cell is never "drawn on"
 FILL_CEILING = 0.09  # … and above which it always is (a full map has no empty cell to compare with)
 FILL_SOFTNESS = 0.22  # log-ink units of the filled/empty sigmoid
-FOREIGN_RUINS_CAP = 0.65  # ruins printed by another sheet's design hide a pencil mark: always show them
+FOREIGN_RUINS_CAP = 0.65  # ruins printed by another sheet's design hide a pencil mark: show them
+# An unsure group this close to a named one (and clearly closer than to any other named group) takes its name
+# with this raw confidence.
+TAUGHT_NEAR, TAUGHT_MARGIN = 0.8, 0.7
+TAUGHT_CONFIDENCE = 0.9
 
 
 @dataclass
@@ -60,6 +64,7 @@ class CellReading:
     warnings: list[Note]
     groups: list[GroupInfo] = field(default_factory=list)
     path: str = "learned"  # "legend" or "learned"
+    raw: np.ndarray | None = None  # 11×11 scores before calibration (scripts/calibrate.py fits on these)
 
 
 def _boxes(canon: Canon, offsets, cells) -> dict:
@@ -179,7 +184,13 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
         naming = name_groups(a, groups, symbol_probs=sym, given=names, palette_votes=votes)
         infos = []
         member_of: dict[int, tuple[Group, int, int]] = {}
+        taught = _taught_by_neighbours(a, groups, naming, names)
         for k, g in enumerate(groups):
+            if k in taught:
+                infos.append(GroupInfo(g.id, g.cells, g.example, taught[k], TAUGHT_CONFIDENCE, "taught"))
+                for j, row in enumerate(g.rows):
+                    member_of[row] = (g, k, j)
+                continue
             if names.get(g.id) == "empty":  # the player says this group is no drawing (a smudge, a dot)
                 infos.append(GroupInfo(g.id, g.cells, g.example, "empty", 1.0, "given"))
             else:
@@ -215,7 +226,38 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
                 conf[r, c] = min(conf[r, c], DOMINANT_CAP)
     if path == "learned":
         _glare(p.ink, boxes, grid, conf, warnings, printed)
-    return CellReading(grid, conf, style, warnings, infos, path)
+    raw_out = np.asarray(raw, np.float32).copy()
+    for (r, c) in cells:
+        if _given(infos, (r, c)):
+            raw_out[r, c] = np.nan  # named by the player: not part of the calibration
+    return CellReading(grid, conf, style, warnings, infos, path, raw_out)
+
+
+def _taught_by_neighbours(a: CellArrays, groups: list[Group], naming, names: dict[int, str]) -> dict[int, str]:
+    """Unsure groups that look like a group the player named take that name (one tap names look-alikes too).
+
+    A symbol drawn in a ruins cell, or a little bigger, may land in a group of its own; it is still far closer
+    to its named twin than to any other named group.
+    """
+    given = [k for k, g in enumerate(groups) if names.get(g.id) in DRAWABLE]
+    if not given:
+        return {}
+    d = distances(a)
+    out = {}
+    for k, g in enumerate(groups):
+        if k in given or naming.confidence(k) >= 0.7 or g.id in names:
+            continue
+        by_name: dict[str, float] = {}
+        for j in given:
+            dist = float(d[np.ix_(g.rows, groups[j].rows)].mean())
+            t = names[groups[j].id]
+            by_name[t] = min(by_name.get(t, np.inf), dist)
+        ranked = sorted(by_name.items(), key=lambda kv: kv[1])
+        best, dist = ranked[0]
+        second = ranked[1][1] if len(ranked) > 1 else np.inf
+        if dist < TAUGHT_NEAR and dist < TAUGHT_MARGIN * second:
+            out[k] = best
+    return out
 
 
 def _given(infos: list[GroupInfo], cell: tuple[int, int]) -> bool:

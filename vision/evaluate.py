@@ -8,7 +8,8 @@ Counting (the same rules as the development set's scorer): only drawable cells c
 wastelands are always known); a refused photo counts as not found. A **silent error** is a wrong cell with
 confidence ≥ 0.7 (the review screen would not flag it); a photo is **right after review** when it has no
 silent error and at most 10 flagged cells. **After taps** re-reads each photo once with the true terrain
-given for every unsure group (what one tap per unsure group on the review screen does).
+given for the biggest unsure group of each terrain, then again for terrains still unsure (what one tap
+per terrain on the review screen does).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from companion.cartographers.data import GRID_SIZE
 
 FIXED = {"mountain", "wasteland"}
 DOUBT, REVIEW_MAX = 0.7, 10
+TAP_ROUNDS = 3
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".heic")
 
 
@@ -82,9 +84,18 @@ def score_reading(case: Case, reading) -> PhotoScore:
     return s
 
 
-def tap_names(case: Case, reading) -> dict[int, str]:
-    """What a player taps for each unsure group: the true terrain of the group's example cell."""
-    return {g.id: case.grid[g.example_cell[0]][g.example_cell[1]] for g in reading.unsure_groups()}
+def tap_names(case: Case, reading, tapped: set[str] | None = None) -> dict[int, str]:
+    """What a player taps: for each terrain not tapped yet, the biggest unsure group showing it gets the true
+    terrain of its example cell (so at most one tap per terrain, plus one for a group of smudges)."""
+    tapped = tapped if tapped is not None else set()
+    out: dict[int, str] = {}
+    for g in sorted(reading.unsure_groups(), key=lambda g: -len(g.cells)):
+        truth = case.grid[g.example_cell[0]][g.example_cell[1]]
+        if truth in FIXED or truth in tapped:
+            continue
+        out[g.id] = truth
+        tapped.add(truth)
+    return out
 
 
 def evaluate(cases: Iterable[Case], read: Callable | None = None, taps: bool = True) -> list[PhotoScore]:
@@ -101,14 +112,18 @@ def evaluate(cases: Iterable[Case], read: Callable | None = None, taps: bool = T
             out.append(PhotoScore(case.name, False, drawable, error=exc.code))
             continue
         s = score_reading(case, reading)
-        if taps:
-            names = tap_names(case, reading)
+        if taps:  # tap, look at the new reading, tap again for terrains not named yet (≤ 1 tap per terrain)
+            tapped: set[str] = set()
+            names: dict[int, str] = {}
+            current = reading
+            for _round in range(TAP_ROUNDS):
+                new = tap_names(case, current, tapped)
+                if not new:
+                    break
+                names.update(new)
+                current = read(case.photo, case.side, names=dict(names))
             s.taps = len(names)
-            if names:
-                again = score_reading(case, read(case.photo, case.side, names=names))
-                s.right_after_taps = again.right
-            else:
-                s.right_after_taps = s.right
+            s.right_after_taps = score_reading(case, current).right
         out.append(s)
     return out
 

@@ -19,7 +19,7 @@ import numpy as np
 from vision.features import HUE_BINS, CellArrays
 
 MERGE_AT = 0.34  # average distance below which two clusters are one class
-SHAPE_WEIGHT = 0.9  # how much symbol shape counts for neutral ink
+SHAPE_WEIGHT = 1.8  # how much symbol shape counts for neutral ink
 LIGHT_SCALE = 60.0  # lightness difference that counts as much as a full colour change
 
 

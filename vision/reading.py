@@ -63,6 +63,8 @@ class SheetReading:
     groups: list[GroupInfo] = field(default_factory=list)  # the sheet's own classes (see vision.cells)
     sheet_image: np.ndarray | None = field(default=None, repr=False)  # the straightened sheet (BGR uint8)
     cell_boxes: dict[tuple[int, int], tuple[float, float, float]] = field(default_factory=dict, repr=False)
+    read_path: str = "learned"  # "legend" (our sheet's drawn legend) or "learned" (groups named from priors)
+    raw_confidence: np.ndarray | None = field(default=None, repr=False)  # before calibration (vision.calibrate)
 
     def cell_image(self, row: int, col: int, pad: float = 0.12) -> np.ndarray | None:
         """The straightened photo of one cell with a little of its neighbours (for "Which terrain is this?")."""
@@ -250,5 +252,7 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
         style=cls.style,
         groups=cls.groups,
         sheet_image=canon_img,
+        read_path=cls.path,
+        raw_confidence=cls.raw,
         cell_boxes={(r, c): _box(canon, offsets, r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)},
     )
