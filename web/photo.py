@@ -120,7 +120,7 @@ def keep_photo(token: Any, body: dict[str, Any]) -> dict[str, Any]:
     try:
         Board.from_words(side, grid)
     except (BoardError, ValueError, TypeError):
-        raise UserError(400, "bad_grid", _("The map could not be read. Reload the page and try again.")) from None
+        raise UserError(400, "bad_grid", _("The map could not be read. Please try again.")) from None
     folder = Path(current_app.instance_path) / KEPT_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     name = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)

@@ -42,7 +42,8 @@
       b.type = 'button';
       b.className = 'teach-choice t-' + t.id;
       b.dataset.terrain = t.id;
-      b.textContent = t.name;
+      var lang = document.documentElement.lang || 'en';
+      b.textContent = t.name.charAt(0).toLocaleUpperCase(lang) + t.name.slice(1);
       if (t.id === ask.guess) b.classList.add('guess');
       b.addEventListener('click', function () { answer(ask.group, t.id, box); });
       row.appendChild(b);
