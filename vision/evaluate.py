@@ -188,12 +188,18 @@ def synthetic_cases(kind: str, n: int, first_seed: int) -> Iterator[Case]:
         from bench.synthphoto import PhotoSpec, make_photo
     except ImportError as exc:  # an installed package has no bench/
         raise ValueError("synthetic sets need a source checkout (bench/synthphoto.py)") from exc
+    from bench.synthphoto import EXTRA_STYLES, STYLES
+
     specs = {
         "colour": lambda k: PhotoSpec(style=("pencil", "marker")[k % 2]),
-        "graphite": lambda k: PhotoSpec(style="graphite"),
         "blank-legend": lambda k: PhotoSpec(style=("pencil", "marker", "graphite")[k % 3], legend=False),
         "unmarked": lambda k: PhotoSpec(style=("pencil", "marker")[k % 2], marked=False),
+        "hard": lambda k: PhotoSpec(style=("pencil", "marker", "graphite")[k % 3], megapixels=1.5 + (k % 4) * 0.5,
+                                    blur=0.8 + (k % 5) * 0.25, curl=0.01, fill=(0.6, 0.8)),
     }
+    for style in STYLES + EXTRA_STYLES:  # "<style>" with the legend drawn in, "<style>-blank" without
+        specs[style] = lambda k, st=style: PhotoSpec(style=st)
+        specs[f"{style}-blank"] = lambda k, st=style: PhotoSpec(style=st, legend=False)
     if kind not in specs:
         raise ValueError(f"unknown synthetic set {kind!r}: use one of {', '.join(specs)}")
     for k in range(n):
