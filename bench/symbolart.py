@@ -99,9 +99,10 @@ def dashes(rng) -> Strokes:
 
 def waves(rng) -> Strokes:
     k = int(rng.integers(2, 4))
-    xs = np.linspace(0.14, 0.86, 30)
-    f = rng.uniform(1.6, 2.6)
-    return [(np.c_[xs, y + 0.06 * np.sin((xs - 0.14) * 2 * np.pi * f)], False) for y in np.linspace(0.3, 0.7, k)]
+    xs = np.linspace(rng.uniform(0.1, 0.25), rng.uniform(0.75, 0.9), 30)
+    f = rng.uniform(1.2, 3.0)
+    amp = rng.uniform(0.03, 0.1)
+    return [(np.c_[xs, y + amp * np.sin((xs - xs[0]) * 2 * np.pi * f)], False) for y in np.linspace(0.3, 0.7, k)]
 
 
 def face(rng) -> Strokes:
@@ -133,10 +134,12 @@ DESIGNS: dict[str, tuple[Callable, ...]] = {
 LETTERS = "FVAWMOKTSC"
 
 
-def letter_strokes(ch: str, size: int, rng) -> np.ndarray:
-    """A letter as a uint8 mask of `size`², in one of OpenCV's Hershey hands."""
-    font = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
-            cv2.FONT_HERSHEY_PLAIN)[int(rng.integers(4))]
+FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_PLAIN)
+
+
+def letter_strokes(ch: str, size: int, rng, font: int | None = None) -> np.ndarray:
+    """A letter as a uint8 mask of `size`², in one of OpenCV's Hershey hands (a player keeps one hand)."""
+    font = FONTS[int(rng.integers(len(FONTS)))] if font is None else font
     m = np.zeros((size, size), np.uint8)
     scale = size / 40 * rng.uniform(0.9, 1.3)
     (tw, th), _ = cv2.getTextSize(ch, font, scale, 1)

@@ -179,6 +179,7 @@ class Player:
     coin_colour: tuple[float, float, float]
     designs: dict = field(default_factory=dict)  # terrain → bench.symbolart design (styles with symbols)
     letters: dict = field(default_factory=dict)  # terrain → initial ("letters" style)
+    font: int = 0  # the player's handwriting for initials (an OpenCV Hershey font)
     symbol_p: float = 0.0  # "mixed": share of cells drawn as a graphite symbol only
 
 
@@ -209,6 +210,7 @@ def random_player(rng: np.random.Generator, style: str) -> Player:
         coin_colour=COIN_COLOURS[rng.integers(len(COIN_COLOURS))] if style != "graphite" else GRAPHITE,
         designs=designs,
         letters=letters,
+        font=int(rng.choice([0, 2, 3, 16])),  # Hershey simplex, duplex, complex, + italic flag
         symbol_p=float(rng.uniform(0.15, 0.35)) if style == "mixed" else 0.0,
     )
 
@@ -297,7 +299,7 @@ def draw_cell(trans: np.ndarray, rng, player: Player, terrain: str, x: float, y:
     if style == "letters":
         from bench.symbolart import letter_strokes
 
-        lm = letter_strokes(player.letters[terrain], int(size * rng.uniform(0.6, 0.9)), rng)
+        lm = letter_strokes(player.letters[terrain], int(size * rng.uniform(0.6, 0.9)), rng, player.font)
         m = np.zeros_like(mask)
         o = (np.array([ox, oy]) + (size - lm.shape[0]) / 2 + rng.normal(0, size * 0.04, 2)).astype(int)
         o = np.clip(o, 0, S - lm.shape[0])

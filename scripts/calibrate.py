@@ -21,7 +21,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.synthphoto import PhotoSpec, make_photo  # noqa: E402
+from bench.synthphoto import EXTRA_STYLES, STYLES, PhotoSpec, make_photo  # noqa: E402
 from vision.calibrate import TABLE_PATH, fit_isotonic, reliability  # noqa: E402
 from vision.errors import PhotoError  # noqa: E402
 from vision.reading import read_sheet  # noqa: E402
@@ -30,12 +30,13 @@ FIXED = {"mountain", "wasteland"}
 
 
 def specs(n: int) -> list[PhotoSpec]:
-    """A mix of sheets: legend drawn in, legend blank, unmarked pad-like sheets; every style."""
+    """A mix of sheets: legend drawn in, legend blank, unmarked pad-like sheets; every style and medium."""
     out = []
+    every = STYLES + EXTRA_STYLES
     for k in range(n):
-        style = ("pencil", "marker", "graphite")[k % 3]
+        style = every[k % len(every)]
         out += [PhotoSpec(style=style, megapixels=3.0), PhotoSpec(style=style, megapixels=3.0, legend=False)]
-        if style != "graphite":
+        if style in ("pencil", "marker", "crayon", "felt", "watercolour"):
             out.append(PhotoSpec(style=style, megapixels=3.0, marked=False))
     return out
 
@@ -61,7 +62,7 @@ def collect(first_seed: int, n: int) -> dict[str, tuple[list, list, list]]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", type=int, default=12, help="photos per kind of sheet")
+    ap.add_argument("--n", type=int, default=20, help="styles to cycle through (each gives 2-3 photos)")
     ap.add_argument("--check", action="store_true", help="held-out reliability check instead of fitting")
     ap.add_argument("--out", default=str(TABLE_PATH))
     args = ap.parse_args(argv)

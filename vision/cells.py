@@ -30,6 +30,7 @@ from vision.naming import DRAWABLE, name_groups
 
 NAMEABLE = (*DRAWABLE, "empty")  # what a player may call a group (a group of smudges is "empty")
 LEGEND_MIN_SQUARES = 4  # drawn-in legend squares needed before the legend is trusted
+LEGEND_AGREEMENT = 0.6  # a group whose members the legend splits more than this is doubted
 FILL_FLOOR = 0.022  # mean ink below which a cell is never "drawn on"
 FILL_CEILING = 0.09  # … and above which it always is (a full map has no empty cell to compare with)
 FILL_SOFTNESS = 0.22  # log-ink units of the filled/empty sigmoid
@@ -159,6 +160,13 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
         for (r, c) in cells:
             grid[r][c] = cls.grid[r][c]
             conf[r, c] = cls.confidence[r, c]
+        # A legend that disagrees with the map: cells drawn alike but matched to different legend squares.
+        torn = [gi for gi in infos if gi.source == "legend" and gi.confidence < LEGEND_AGREEMENT and len(gi.cells) > 1]
+        if torn:
+            for gi in torn:
+                for r, c in gi.cells:
+                    conf[r, c] = min(float(conf[r, c]), DOMINANT_CAP)
+            warnings.append(Note.of("legend_disagrees", n=sum(len(gi.cells) for gi in torn)))
         for gi in infos:
             if gi.source == "given":
                 for r, c in gi.cells:
@@ -175,13 +183,14 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
         filled = [k for k in range(len(a.cells)) if p_fill[k] >= 0.5]
         groups = make_groups(a, filled)
         sym = symbols.predict(a.shape) if symbols.available() else None
+        sym_ink = symbols.predict(a.shape_ink) if symbols.available() else None
         # The typical palette (then the sheet's own colours) read cell by cell: votes for the colour groups.
         pal = classify_cells(norm, canon, side, offsets, move_box, use_legend=False)
         votes = np.zeros((len(a.cells), len(DRAWABLE)))
         for k, (r, c) in enumerate(a.cells):
             if pal.grid[r][c] in DRAWABLE:
                 votes[k, DRAWABLE.index(pal.grid[r][c])] = 0.2 + float(pal.confidence[r, c])
-        naming = name_groups(a, groups, symbol_probs=sym, given=names, palette_votes=votes)
+        naming = name_groups(a, groups, symbol_probs=sym, given=names, palette_votes=votes, ink_symbol_probs=sym_ink)
         infos = []
         member_of: dict[int, tuple[Group, int, int]] = {}
         taught = _taught_by_neighbours(a, groups, naming, names)

@@ -21,6 +21,7 @@ from vision.features import HUE_BINS, CellArrays
 MERGE_AT = 0.34  # average distance below which two clusters are one class
 SHAPE_WEIGHT = 1.8  # how much symbol shape counts for neutral ink
 LIGHT_SCALE = 60.0  # lightness difference that counts as much as a full colour change
+THIN_COVERAGE = 0.3  # cells whose ink covers less than this are strokes (symbols), not fills
 
 
 @dataclass
@@ -67,7 +68,11 @@ def distances(a: CellArrays) -> np.ndarray:
     sym_both = (has[:, None] & has[None, :]).astype(np.float32)
     sym_one = (has[:, None] ^ has[None, :]).astype(np.float32)
     d_sym = sym_both * d_shape + sym_one * 0.6
-    d = d_hue + 0.5 * d_light + SHAPE_WEIGHT * both_neutral * d_shape_ink + 0.5 * (1 - both_neutral) * d_sym
+    # Thin strokes in any colour (a blue ballpoint symbol, a green tree outline) are told apart by their shape.
+    thin = (a.coverage < THIN_COVERAGE).astype(np.float32)
+    thin_both = np.minimum(thin[:, None], thin[None, :])
+    d = (d_hue + 0.5 * d_light + SHAPE_WEIGHT * np.maximum(both_neutral, thin_both) * d_shape_ink
+         + 0.5 * (1 - both_neutral) * d_sym)
     np.fill_diagonal(d, 0.0)
     return d.astype(np.float32)
 

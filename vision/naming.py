@@ -39,6 +39,8 @@ HUE_FAMILIES: tuple[tuple[str, float, float, tuple[float, float], float], ...] =
 COLOUR_SHARPNESS = 4.0  # how decisive a clear hue is (log-odds per unit of family fit)
 PALETTE_WEIGHT = 1.5  # how much the palette reader's votes count against the hue families
 LEGEND_TEMPERATURE = 0.06  # distance units per e-fold of legend evidence
+SYMBOL_COVERAGE = 0.3  # a symbol's lines cover less of a cell than hatching or a fill
+MONO_SHARE, MONO_SPREAD = 0.85, 25.0  # one pen colour on most cells within this hue spread: a symbol sheet
 BLACK_L = 45.0  # neutral ink darker than this and covering the cell is a black marker/crayon fill
 
 
@@ -105,7 +107,8 @@ def group_summary(a: CellArrays, g: Group) -> dict:
 
 def name_groups(a: CellArrays, groups: list[Group], *, legend: CellArrays | None = None,
                 legend_names: list[str] | None = None, symbol_probs: np.ndarray | None = None,
-                given: dict[int, str] | None = None, palette_votes: np.ndarray | None = None) -> Naming:
+                given: dict[int, str] | None = None, palette_votes: np.ndarray | None = None,
+                ink_symbol_probs: np.ndarray | None = None) -> Naming:
     """Probability over terrains for each group.
 
     `legend` / `legend_names`: the drawn legend squares measured like cells (only when usable).
@@ -113,6 +116,7 @@ def name_groups(a: CellArrays, groups: list[Group], *, legend: CellArrays | None
     `given`: group id → terrain named by the player.
     `palette_votes`: (len(a.cells), 5) per-cell votes of the palette reader (`vision.classify` without a
     legend), which knows typical pencil colours better than hue families alone.
+    `ink_symbol_probs`: the symbol model on all the ink (for symbols drawn with one coloured pen).
     """
     given = given or {}
     n = len(groups)
@@ -129,6 +133,10 @@ def name_groups(a: CellArrays, groups: list[Group], *, legend: CellArrays | None
     # On a sheet coloured in with pencils, grey/black ink is the black pencil: a monster (players with a
     # purple pencil use it; the others take black), whatever its hatching looks like.
     colour_sheet = n_cells > 0 and sum(len(g.rows) for g, c in zip(groups, coloured, strict=True) if c) > 0.5 * n_cells
+    mono = _one_pen(groups, summaries, coloured)
+    shape_probs = symbol_probs
+    if mono and ink_symbol_probs is not None:
+        shape_probs = ink_symbol_probs  # the strokes are coloured: the symbol is in the ink, not in the grey
     for k, g in enumerate(groups):
         if g.id in given and given[g.id] in DRAWABLE:
             probs[k, DRAWABLE.index(given[g.id])] = 1.0
@@ -143,7 +151,10 @@ def name_groups(a: CellArrays, groups: list[Group], *, legend: CellArrays | None
             probs[k] = _softmax(logits)
             source.append("legend")
             continue
-        if s["neutral"] < 0.5 and s["hue_share"] > 0.25:
+        if mono and shape_probs is not None:
+            probs[k] = _softmax(_pooled_log(shape_probs[g.rows]))
+            source.append("symbol")
+        elif s["neutral"] < 0.5 and s["hue_share"] > 0.25:
             logits = colour_logits(s["hue"], s["light"])
             if palette_votes is not None:
                 v = palette_votes[g.rows].sum(axis=0)
@@ -157,7 +168,7 @@ def name_groups(a: CellArrays, groups: list[Group], *, legend: CellArrays | None
             logits[DRAWABLE.index("monster")] = 1.0
             probs[k] = _softmax(logits)
             source.append("colour")
-        elif colour_sheet:  # black pencil hatching (a monster) or a graphite symbol among colours
+        elif colour_sheet and s["coverage"] >= SYMBOL_COVERAGE:  # black pencil hatching among colours: a monster
             logits = np.zeros(len(DRAWABLE))
             if symbol_probs is not None:
                 logits += 0.4 * _pooled_log(symbol_probs[g.rows])
@@ -176,6 +187,19 @@ def name_groups(a: CellArrays, groups: list[Group], *, legend: CellArrays | None
             probs[k] = np.full(len(DRAWABLE), 1 / len(DRAWABLE))
             source.append("none")
     return Naming(probs, source)
+
+
+def _one_pen(groups: list[Group], summaries: list[dict], coloured: list[bool]) -> bool:
+    """True when one coloured pen drew nearly every cell as thin symbols (blue ballpoint): colour says nothing."""
+    n = sum(len(g.rows) for g in groups)
+    col = [(g, s) for g, s, c in zip(groups, summaries, coloured, strict=True) if c]
+    if n < 10 or len(col) < 2 or sum(len(g.rows) for g, _ in col) < MONO_SHARE * n:
+        return False
+    hues = np.radians([s["hue"] for _, s in col])
+    mean = np.arctan2(np.sin(hues).mean(), np.cos(hues).mean())
+    spread = np.degrees(np.abs((hues - mean + np.pi) % (2 * np.pi) - np.pi)).max()
+    thin = np.median([s["coverage"] for _, s in col]) < SYMBOL_COVERAGE
+    return bool(spread < MONO_SPREAD and thin)
 
 
 def _pooled_log(p: np.ndarray) -> np.ndarray:
