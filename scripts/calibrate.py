@@ -65,9 +65,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=20, help="styles to cycle through (each gives 2-3 photos)")
     ap.add_argument("--check", action="store_true", help="held-out reliability check instead of fitting")
     ap.add_argument("--out", default=str(TABLE_PATH))
+    ap.add_argument("--cache", help="keep the collected (raw, confidence, right) cells in this JSON file")
     args = ap.parse_args(argv)
     if not args.check:
-        data = collect(200_000, args.n)
+        cache = Path(args.cache) if args.cache else None
+        if cache and cache.exists():
+            data = {k: tuple(v) for k, v in json.loads(cache.read_text()).items()}
+        else:
+            data = collect(200_000, args.n)
+            if cache:
+                cache.write_text(json.dumps(data))
         maps = {path: fit_isotonic(np.array(raw), np.array(ok)) for path, (raw, _, ok) in data.items() if len(raw) > 50}
         Path(args.out).write_text(json.dumps({"fitted_on": f"synthetic development seeds 200000.., {args.n} per kind",
                                               "maps": maps}, indent=1) + "\n")

@@ -20,6 +20,9 @@ from pathlib import Path
 import numpy as np
 
 TABLE_PATH = Path(__file__).with_name("data") / "calibration.json"
+DOUBT = 0.7  # vision.reading.CONFIDENCE_THRESHOLD (not imported: reading imports this module's users)
+TOP_RAW = 0.999  # raw scores at least this form the top bin of the fit
+MIN_BIN = 5  # fewer cells than this in a bin say nothing
 DOMINANT_SHARE = 0.85  # one terrain on more than this share of ≥ 20 filled cells is suspicious
 DOMINANT_CAP = 0.6
 
@@ -39,18 +42,26 @@ def calibrated(raw: np.ndarray, path: str) -> np.ndarray:
     if t is None:
         return np.asarray(raw, float)
     x, y = t
-    return np.interp(np.asarray(raw, float), x, y)
+    r = np.asarray(raw, float)
+    out = np.interp(r, x, y)
+    # Calibration never promotes a cell the stages doubted: their caps (glare, a dominant class, foreign ruins)
+    # live in the raw score, and a doubtful cell must stay on the review screen.
+    return np.where(r < DOUBT, np.minimum(out, DOUBT - 0.01), out)
 
 
 def fit_isotonic(raw: np.ndarray, right: np.ndarray, bins: int = 40) -> dict[str, list[float]]:
     """A monotone map raw → share right (pool-adjacent-violators on quantile bins; no SciPy needed)."""
     order = np.argsort(raw)
     r, ok = np.asarray(raw, float)[order], np.asarray(right, float)[order]
-    edges = np.unique(np.quantile(r, np.linspace(0, 1, bins + 1)))
+    # Many cells score exactly 1: they get a bin of their own, the rest is cut into quantile bins.
+    top = r >= TOP_RAW
+    low = r[~top]
+    inner = np.unique(np.quantile(low, np.linspace(0, 1, bins))) if len(low) else np.zeros(0)
+    edges = np.unique(np.concatenate([[0.0], inner, [TOP_RAW, 1.0 + 1e-9]]))
     xs, ys, ws = [], [], []
     for lo, hi in zip(edges[:-1], edges[1:], strict=True):
-        m = (r >= lo) & ((r < hi) | (hi == edges[-1]))
-        if m.any():
+        m = (r >= lo) & (r < hi)
+        if m.sum() >= MIN_BIN or (m.any() and lo >= TOP_RAW):
             xs.append(float(r[m].mean()))
             ys.append(float(ok[m].mean()))
             ws.append(float(m.sum()))
@@ -68,6 +79,10 @@ def fit_isotonic(raw: np.ndarray, right: np.ndarray, bins: int = 40) -> dict[str
             i += 1
     x = [0.0] + [b[0] for b in blocks] + [1.0]
     y = [min(blocks[0][1], 0.5)] + [b[1] for b in blocks] + [blocks[-1][1]]
+    # Between the top bin and the one below it the map must not rise earlier than the data did.
+    if len(x) >= 3 and x[-2] >= TOP_RAW and x[-3] < TOP_RAW:
+        x.insert(-2, min(TOP_RAW - 1e-4, max(x[-3], TOP_RAW - 0.01)))
+        y.insert(-2, y[-3])
     return {"x": [round(v, 5) for v in x], "y": [round(v, 5) for v in y]}
 
 
