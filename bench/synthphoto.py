@@ -27,6 +27,13 @@ from printables.layout import sheet_layout
 
 DRAWABLE: tuple[str, ...] = tuple(t.value for t in TERRAIN_DRAWABLE)
 STYLES = ("marker", "pencil", "graphite")
+# More media and hands (bench/README.md "more hands"): wax crayon, felt-tip hatching, watercolour wash,
+# symbols in ballpoint, graphite symbols of many designs, initials instead of symbols, and colour sheets
+# with some cells drawn as a symbol only.
+EXTRA_STYLES = ("crayon", "felt", "watercolour", "ballpoint", "symbols", "letters", "mixed")
+BALLPOINT = (0.12, 0.18, 0.55)
+INITIALS = {"forest": "F", "village": "V", "farm": "A", "water": "W", "monster": "M"}
+INITIALS_TR = {"forest": "O", "village": "K", "farm": "T", "water": "S", "monster": "C"}
 
 # Colour options per terrain (RGB 0..1): the players' real palettes vary, the reader must not care.
 PALETTES: dict[str, tuple[tuple[float, float, float], ...]] = {
@@ -172,6 +179,10 @@ class Player:
     overshoot: float  # fraction of a cell a stroke may cross a border
     tree_variant: int
     coin_colour: tuple[float, float, float]
+    designs: dict = field(default_factory=dict)  # terrain → bench.symbolart design (styles with symbols)
+    letters: dict = field(default_factory=dict)  # terrain → initial ("letters" style)
+    font: int = 0  # the player's handwriting for initials (an OpenCV Hershey font)
+    symbol_p: float = 0.0  # "mixed": share of cells drawn as a graphite symbol only
 
 
 def random_player(rng: np.random.Generator, style: str) -> Player:
@@ -179,8 +190,17 @@ def random_player(rng: np.random.Generator, style: str) -> Player:
     for t in DRAWABLE:
         base = np.array(PALETTES[t][rng.integers(len(PALETTES[t]))])
         colours[t] = tuple(np.clip(base + rng.normal(0, 0.03, 3), 0, 1))
-    if style == "graphite":
+    if style in ("graphite", "symbols", "letters"):
         colours = {t: GRAPHITE for t in DRAWABLE}
+    elif style == "ballpoint":
+        colours = {t: BALLPOINT for t in DRAWABLE}
+    designs, letters = {}, {}
+    if style in ("symbols", "ballpoint", "mixed"):
+        from bench.symbolart import random_design
+
+        designs = {t: random_design(t, rng) for t in DRAWABLE}
+    if style == "letters":
+        letters = dict(INITIALS if rng.random() < 0.5 else INITIALS_TR)
     return Player(
         style=style,
         colours=colours,
@@ -190,6 +210,10 @@ def random_player(rng: np.random.Generator, style: str) -> Player:
         overshoot=float(rng.uniform(0.02, 0.12)),
         tree_variant=int(rng.integers(2)),
         coin_colour=COIN_COLOURS[rng.integers(len(COIN_COLOURS))] if style != "graphite" else GRAPHITE,
+        designs=designs,
+        letters=letters,
+        font=int(rng.choice([0, 2, 3, 16])),  # Hershey simplex, duplex, complex, + italic flag
+        symbol_p=float(rng.uniform(0.15, 0.35)) if style == "mixed" else 0.0,
     )
 
 
@@ -262,6 +286,59 @@ def draw_cell(trans: np.ndarray, rng, player: Player, terrain: str, x: float, y:
     ox, oy = x - x0, y - y0  # cell origin inside the mask
     colour = player.colours[terrain]
     style = player.style
+    if style == "mixed":
+        style = "designs" if rng.random() < player.symbol_p else "pencil"
+        if style == "designs":
+            colour = GRAPHITE
+    if style in ("symbols", "ballpoint"):
+        style = "designs"
+    if style == "designs":
+        from bench.symbolart import render
+
+        m = render(player.designs[terrain](rng), size, ox, oy, S, rng)
+        _apply_ink(trans, m, colour, player.opacity * rng.uniform(0.8, 1.05), x0, y0)
+        return
+    if style == "letters":
+        from bench.symbolart import letter_strokes
+
+        lm = letter_strokes(player.letters[terrain], int(size * rng.uniform(0.6, 0.9)), rng, player.font)
+        m = np.zeros_like(mask)
+        o = (np.array([ox, oy]) + (size - lm.shape[0]) / 2 + rng.normal(0, size * 0.04, 2)).astype(int)
+        o = np.clip(o, 0, S - lm.shape[0])
+        m[o[1] : o[1] + lm.shape[0], o[0] : o[0] + lm.shape[1]] = lm
+        _apply_ink(trans, m, colour, player.opacity, x0, y0)
+        return
+    if style == "watercolour":
+        o = size * player.overshoot
+        corners = np.array([[ox, oy], [ox + size, oy], [ox + size, oy + size], [ox, oy + size]], np.float32)
+        corners += rng.uniform(-0.8, 0.8, (4, 2)).astype(np.float32) * o
+        cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], 255, cv2.LINE_AA)
+        blot = cv2.resize(rng.uniform(0.45, 1.0, (4, 4)).astype(np.float32), (S, S), interpolation=cv2.INTER_CUBIC)
+        soft = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), size * 0.04)
+        rim = np.clip(soft - cv2.GaussianBlur(soft, (0, 0), size * 0.06), 0, 255) * 1.5  # pigment gathers at edges
+        m = np.clip(soft * blot + rim, 0, 255).astype(np.uint8)
+        _apply_ink(trans, m, colour, player.opacity * 0.6, x0, y0)
+        return
+    if style in ("crayon", "felt"):
+        ang = math.radians(player.hatch_angle + rng.normal(0, 6))
+        d = np.array([math.cos(ang), math.sin(ang)])
+        nrm = np.array([-d[1], d[0]])
+        c = np.array([ox + size / 2, oy + size / 2])
+        step = size * (0.13 if style == "crayon" else 0.11) * rng.uniform(0.85, 1.15)
+        th = max(1, int(round(size * (0.1 if style == "crayon" else 0.07))))
+        for k in np.arange(-size * 0.7, size * 0.7, step):
+            a = c + nrm * k - d * size * 0.62
+            b = c + nrm * k + d * size * 0.62
+            cv2.line(mask, tuple(np.round(a).astype(int)), tuple(np.round(b).astype(int)), 255, th, cv2.LINE_AA)
+        clip = np.zeros_like(mask)
+        o = size * player.overshoot
+        cv2.rectangle(clip, (int(ox - o), int(oy - o)), (int(ox + size + o * 0.5), int(oy + size + o * 0.5)), 255, -1)
+        mask = cv2.bitwise_and(mask, clip)
+        if style == "crayon":  # wax skips the paper's grain
+            grain = (rng.uniform(0, 1, mask.shape) > rng.uniform(0.25, 0.45)).astype(np.uint8)
+            mask = mask * grain
+        _apply_ink(trans, mask, colour, min(1.0, player.opacity * (1.0 if style == "felt" else 0.9)), x0, y0)
+        return
     if style == "marker":
         o = size * player.overshoot
         corners = np.array([[ox, oy], [ox + size, oy], [ox + size, oy + size], [ox, oy + size]], np.float32)
@@ -348,7 +425,7 @@ def draw_sheet(page: np.ndarray, ppt: float, side: str, grid, coins: int, player
         cx, cy, rr = (cn.x_pt + cn.d_pt / 2) * ppt, (cn.y_pt + cn.d_pt / 2) * ppt, cn.d_pt / 2 * ppt
         S = int(rr * 3)
         mask = np.zeros((S, S), np.uint8)
-        if player.style == "graphite":  # a cross or a scribble in the circle
+        if player.style in ("graphite", "symbols", "letters", "ballpoint"):  # a cross or a scribble in the circle
             lo, hi, th = int(S / 2 - rr * 0.6), int(S / 2 + rr * 0.6), max(1, int(rr * 0.15))
             cv2.line(mask, (lo, lo), (hi, hi), 255, th, cv2.LINE_AA)
             cv2.line(mask, (hi, lo), (lo, hi), 255, th, cv2.LINE_AA)
@@ -535,6 +612,8 @@ def make_photo(seed: int, spec: PhotoSpec = PhotoSpec()) -> SynthPhoto:  # noqa:
     rng = np.random.default_rng(seed)
     side = spec.side or ("A", "B")[rng.integers(2)]
     style = spec.style or STYLES[rng.integers(3)]
+    if style not in STYLES + EXTRA_STYLES:
+        raise ValueError(f"unknown style {style!r}")
     mp = spec.megapixels or float(rng.uniform(1.5, 12))
     # Page resolution a bit above what the photo will show, snapped so rendered sheets can be cached.
     lay = sheet_layout(side, "a4")

@@ -13,11 +13,12 @@ if TYPE_CHECKING:
 __all__ = ["read_sheet", "SheetReading"]
 
 
-def read_sheet(source, side: str | None = None, *, overlay: bool = True) -> SheetReading:
+def read_sheet(source, side: str | None = None, *, overlay: bool = True,
+               names: dict[int, str] | None = None) -> SheetReading:
     """See `vision.reading.read_sheet`."""
     from vision.reading import read_sheet as _read
 
-    return _read(source, side, overlay=overlay)
+    return _read(source, side, overlay=overlay, names=names)
 
 
 def __getattr__(name: str):

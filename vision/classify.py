@@ -276,19 +276,20 @@ def _sigmoid(x: float) -> float:
 
 
 def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | None = None,
-                   move_box=None) -> Classification:
+                   move_box=None, use_legend: bool = True) -> Classification:
     """Classify all 121 cells; printed mountains/wastelands come from the side with confidence 1.
 
     `offsets` (11×11×2 canonical pixels, from `vision.gridfit`) move each cell onto the grid as photographed;
-    `move_box` does the same for the legend squares below the grid.
+    `move_box` does the same for the legend squares below the grid. `use_legend=False` ignores the legend row
+    (sheets that have none, or a blank one): the typical palette, then the sheet's own colours, are the examples.
     """
     lab = to_lab(norm)
     # Pale colour (light yellow hatching) barely darkens any channel but is clearly coloured: chroma counts too.
     ink = np.maximum(ink_strength(norm), np.hypot(lab[..., 1], lab[..., 2]) / CHROMA_INK)
     warnings: list[Note] = []
-    legend = legend_examples(norm, lab, ink, canon, move_box)
+    legend = legend_examples(norm, lab, ink, canon, move_box) if use_legend else {}
     legend_boxes = {t: (move_box(b) if move_box else b) for t, b in canon.legend_boxes().items()}
-    glared = sorted(glare_legend(ink, legend_boxes), key=DRAWABLE.index)
+    glared = sorted(glare_legend(ink, legend_boxes), key=DRAWABLE.index) if use_legend else []
     if glared:  # a washed-out legend square would teach the wrong colour or shape
         warnings.append(Note.of("glare_legend", terrains=tuple(glared)))
         legend = {t: e for t, e in legend.items() if t not in glared}
@@ -297,7 +298,7 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarra
     if missing:
         if len(missing) < len(DRAWABLE):
             warnings.append(Note.of("legend_incomplete", terrains=tuple(missing)))
-        else:
+        elif use_legend:
             warnings.append(Note.of("legend_empty"))
     if missing or glared:
         examples += [e for e in palette_examples() if e.terrain in missing or e.terrain in glared]

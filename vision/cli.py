@@ -7,6 +7,7 @@ import json
 import os
 import sys
 
+from companion.cartographers.board import cell_name
 from companion.cartographers.data import MAPS
 from vision.errors import PhotoError
 
@@ -17,7 +18,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--side", choices=list(MAPS), type=str.upper, help="map side (only needed for unmarked sheets)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--overlay", metavar="OUT.png", help="write a debug image of the reading")
+    p.add_argument("--name", metavar="GROUP=TERRAIN", nargs="+", action="extend", default=[],
+                   help="re-read with these names for groups of like cells (ids from --json 'groups'), e.g. 3=forest")
     p.set_defaults(func=cmd_read)
+
+    e = sub.add_parser("vision-eval", help="score the photo reader on folders of photos with confirmed grids")
+    e.add_argument("dirs", metavar="DIR", nargs="*", help="folders of NAME.jpg + NAME.json ({'grid': ...})")
+    e.add_argument("--synthetic", metavar="SET", action="append", default=[],
+                   help="synthetic set (source checkout): colour, blank-legend, unmarked, hard, STYLE, STYLE-blank")
+    e.add_argument("--n", type=int, default=10, help="photos per synthetic set")
+    e.add_argument("--seed", type=int, default=1_000_000, help="first seed of the synthetic sets (held out)")
+    e.add_argument("--no-taps", action="store_true", help="skip the re-read with every unsure group named")
+    e.add_argument("--json", action="store_true")
+    e.set_defaults(func=cmd_vision_eval)
 
     s = sub.add_parser("score-photo", help="read a photo of a map sheet and score it")
     s.add_argument("photo", metavar="PHOTO")
@@ -53,14 +66,24 @@ def _check_paths(args: argparse.Namespace) -> None:
         folder = os.path.dirname(os.path.abspath(out))
         if not os.path.isdir(folder):
             raise ValueError(f"--overlay {out}: the folder {os.path.dirname(out) or folder} does not exist")
+def parse_names(items: list[str]) -> dict[int, str]:
+    """["3=forest", "g4=water"] → {3: "forest", 4: "water"}; a clear ValueError otherwise."""
+    out: dict[int, str] = {}
+    for item in items:
+        gid, sep, terrain = item.partition("=")
+        gid = gid.strip().lower().removeprefix("g")
+        if not sep or not gid.isdigit() or not terrain.strip():
+            raise ValueError(f"--name {item!r}: write GROUP=TERRAIN, e.g. 3=forest")
+        out[int(gid)] = terrain.strip().lower()
+    return out
 
 
 def _read(args: argparse.Namespace, overlay: bool):
     from vision.reading import read_sheet  # OpenCV is imported only when a photo is read
 
     _check_paths(args)
-
-    return read_sheet(args.photo, side=args.side, overlay=overlay)
+    names = parse_names(getattr(args, "name", None) or [])
+    return read_sheet(args.photo, side=args.side, overlay=overlay, names=names or None)
 
 
 def cmd_read(args: argparse.Namespace) -> int:
@@ -83,8 +106,42 @@ def cmd_read(args: argparse.Namespace) -> int:
     for r, row in enumerate(reading.grid):
         print(" ".join(LETTERS[t] + ("?" if (r, c) in doubt else " ") for c, t in enumerate(row)))
     print(GRID_KEY)
+    for g in reading.groups:
+        mark = "" if g.confidence >= 0.7 or g.source == "given" else "  (unsure: name it with --name)"
+        print(f"group {g.id}: {len(g.cells)} cell(s) like {cell_name(*g.example_cell)} -> {g.name} "
+              f"({g.confidence:.2f}){mark}")
     for w in reading.warnings:
         print(f"warning: {w}")
+    return 0
+
+
+def cmd_vision_eval(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from vision.evaluate import cases_in, evaluate, summary, synthetic_cases, table
+
+    if not args.dirs and not args.synthetic:
+        print("mapsmith: give at least one DIR or --synthetic SET", file=sys.stderr)
+        return 2
+    rows = []
+    try:
+        for d in args.dirs:
+            if not Path(d).is_dir():
+                raise ValueError(f"{d}: not a folder")
+            cases = list(cases_in(d))
+            if not cases:
+                raise ValueError(f"{d}: no photo with a grid JSON beside it")
+            rows.append((Path(d).name or d, summary(evaluate(cases, taps=not args.no_taps))))
+        for kind in args.synthetic:
+            rows.append((f"synthetic {kind}", summary(evaluate(synthetic_cases(kind, args.n, args.seed),
+                                                               taps=not args.no_taps))))
+    except ValueError as exc:
+        print(f"mapsmith: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({name: s for name, s in rows}))
+    else:
+        print(table(rows))
     return 0
 
 

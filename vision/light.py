@@ -73,3 +73,30 @@ def paper_level(img: np.ndarray) -> float:
     """Brightness (0..255) of the paper in a canonical image: used by the too-dark gate."""
     p = block_percentile(img, max(8, min(img.shape[:2]) // 30), 90).mean(axis=2)
     return float(np.percentile(p, 75))
+
+
+def grid_paper(norm: np.ndarray, boxes: dict, margin: float = 0.15) -> np.ndarray:
+    """The paper colour inside the grid (BGR, ~1 on white paper): the brightest cells' bright pixels.
+
+    Pads and other printed sheets tint the grid's inside (cream cells on white paper), and even on white paper
+    the grid's own light may differ from the margin's. Hatching leaves paper between its strokes, so a cell's
+    90th percentile is paper unless it is solidly filled; the median over the brightest third of the cells is
+    the grid's paper even on a map that is mostly coloured in.
+    """
+    tops = []
+    for x, y, s in boxes.values():
+        m = s * margin
+        a = norm[int(y + m) : int(y + s - m), int(x + m) : int(x + s - m)]
+        if a.size:
+            tops.append(np.percentile(a.reshape(-1, 3), 90, axis=0))
+    if not tops:
+        return np.ones(3, np.float32)
+    t = np.array(tops, np.float32)
+    lum = t.mean(axis=1)
+    bright = t[lum >= np.percentile(lum, 67)]
+    return np.clip(np.median(bright, axis=0), 0.3, 1.5).astype(np.float32)
+
+
+def whiten(norm: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """`norm` divided by the grid's paper colour, so the cells' own paper is (1, 1, 1)."""
+    return np.clip(norm / paper.reshape(1, 1, 3), 0, 1.5).astype(np.float32)

@@ -81,6 +81,10 @@ WARNINGS: dict[str, dict[str, str]] = {
         "en": "legend row is empty: using typical pencil colours; fill in the legend for best results",
         "tr": "örnek satırı boş: tipik kalem renkleri kullanıldı; en iyi sonuç için örnek satırını doldurun",
     },
+    "legend_disagrees": {
+        "en": "the legend row does not match how {n} square(s) are drawn: please check them",
+        "tr": "örnek satırı {n} karenin çiziliş biçimine uymuyor: lütfen bunları kontrol edin",
+    },
     "coins_unsure": {
         "en": "coin track is hard to read: please check the coin count",
         "tr": "para izi zor okunuyor: lütfen para sayısını kontrol edin",

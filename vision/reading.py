@@ -13,7 +13,8 @@ from companion.cartographers.sides import CUSTOM_PREFIX, is_custom
 from printables.layout import parse_qr_payload
 from vision import quality
 from vision.border import locate_by_border
-from vision.classify import classify_cells, ink_strength
+from vision.cells import GroupInfo, read_cells
+from vision.classify import ink_strength
 from vision.coins import read_coin_track, read_coins
 from vision.errors import PhotoError
 from vision.geometry import Canon, canon_for
@@ -66,6 +67,26 @@ class SheetReading:
     # True when the sheet could be either way up (side A without markers): the review should ask
     # "Is this the top of your sheet?" and, if not, turn the grid by a half turn (`turned_half`).
     orientation_unsure: bool = False
+    groups: list[GroupInfo] = field(default_factory=list)  # the sheet's own classes (see vision.cells)
+    sheet_image: np.ndarray | None = field(default=None, repr=False)  # the straightened sheet (BGR uint8)
+    cell_boxes: dict[tuple[int, int], tuple[float, float, float]] = field(default_factory=dict, repr=False)
+    read_path: str = "learned"  # "legend" (our sheet's drawn legend) or "learned" (groups named from priors)
+    raw_confidence: np.ndarray | None = field(default=None, repr=False)  # before calibration (vision.calibrate)
+
+    def cell_image(self, row: int, col: int, pad: float = 0.12) -> np.ndarray | None:
+        """The straightened photo of one cell with a little of its neighbours (for "Which terrain is this?")."""
+        if self.sheet_image is None or (row, col) not in self.cell_boxes:
+            return None
+        x, y, s = self.cell_boxes[(row, col)]
+        h, w = self.sheet_image.shape[:2]
+        m = s * pad
+        x0, y0 = max(0, int(x - m)), max(0, int(y - m))
+        x1, y1 = min(w, int(x + s + m)), min(h, int(y + s + m))
+        return self.sheet_image[y0:y1, x0:x1].copy()
+
+    def unsure_groups(self, threshold: float = CONFIDENCE_THRESHOLD) -> list[GroupInfo]:
+        """Groups whose name the reader is not sure of: one tap on their example cell names them all."""
+        return [g for g in self.groups if g.source != "given" and g.confidence < threshold]
 
     def doubtful_cells(self, threshold: float = CONFIDENCE_THRESHOLD) -> list[tuple[int, int]]:
         return [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if self.confidence[r][c] < threshold]
@@ -106,6 +127,7 @@ class SheetReading:
             "style": self.style,
             "cell_centers_px": self.cell_centers_px,
             "orientation_unsure": self.orientation_unsure,
+            "groups": [g.to_dict() for g in self.groups],
         }
 
     def overlay_png(self) -> bytes:
@@ -202,17 +224,26 @@ def locate(image: np.ndarray, gray: np.ndarray, side: str | None) -> SheetLocati
     raise PhotoError("no_sheet", "no corner markers and no grid found")
 
 
-def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, overlay: bool = True) -> SheetReading:
+def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, overlay: bool = True,
+               names: dict[int, str] | None = None) -> SheetReading:
     """Read a photo (bytes or a path) of a map sheet into a `SheetReading`.
 
     `side` ("A"/"B") is only needed for sheets without markers whose side cannot
     be recognised; markers always win (with a warning when they disagree).
+    `names` (group id → terrain word) re-reads with the player's names for groups of an earlier reading of
+    the same photo (group ids are deterministic).
     Raises `PhotoError` (a ValueError with a stable `.code`) for unreadable photos.
     """
     if side is not None:
         side = side.strip().upper()
         if side not in MAPS and not is_custom(side):
             raise ValueError(f"side must be one of {', '.join(MAPS)}, not {side!r}")
+    if names:
+        from vision.cells import NAMEABLE
+
+        bad = [t for t in names.values() if t not in NAMEABLE]
+        if bad:
+            raise ValueError(f"unknown terrain {bad[0]!r}: a group can be named {', '.join(NAMEABLE)}")
     photo = load_photo(source)
     gray = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
     quality.check_brightness(gray)
@@ -236,7 +267,7 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     warp = fit_grid(ink, canon) if loc.cell_centres is None else warp_from_centres(canon, loc.homography,
                                                                                       loc.cell_centres)
     offsets = cell_offsets(warp)
-    cls = classify_cells(norm, canon, loc.side, offsets, warp.box)
+    cls = read_cells(norm, canon, loc.side, offsets, warp.box, loc.method, names)
     quality.check_blur(blur, canon, cls.style)  # symbols need a sharper photo than colour fills
     coins = read_coins(ink, canon, warp.shift) if loc.method == "markers" else read_coin_track(norm, canon, ink,
                                                                                                  warp.shift)
@@ -265,4 +296,9 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
         style=cls.style,
         cell_centers_px=np.round(centres_in_photo(canon, loc.homography, offsets, photo.scale), 1).tolist(),
         orientation_unsure=loc.orientation_unsure,
+        groups=cls.groups,
+        sheet_image=canon_img,
+        read_path=cls.path,
+        raw_confidence=cls.raw,
+        cell_boxes={(r, c): _box(canon, offsets, r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)},
     )

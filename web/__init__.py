@@ -57,7 +57,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
 
-    from . import access, csrf, db, errors, i18n, photoqueue, ui, validation
+    from . import access, csrf, db, errors, i18n, photoqueue, photostore, ui, validation
     from .views import cartographers, history, home, knarr, scorer, sides, tables
 
     db.init_app(app)
@@ -68,6 +68,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     photoqueue.init_app(app)
     errors.init_app(app)
     ui.init_app(app)
+    photostore.init_app(app)
     app.register_blueprint(home.bp)
     app.register_blueprint(scorer.bp)
     app.register_blueprint(tables.bp)

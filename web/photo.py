@@ -2,16 +2,22 @@
 
 Only images are accepted (by declared type and by the vision loader's own
 sniffing, which also refuses pixel bombs); the request size is capped by
-MAX_CONTENT_LENGTH. Nothing is saved here: the reading goes back to the phone,
-the player fixes cells, and only the confirmed grid is stored as a score event.
+MAX_CONTENT_LENGTH. The photo is kept in memory for a few minutes (`web.photostore`)
+so that "Which terrain is this?" taps re-read it on the server; it is written to
+disk only when the player ticks "Keep this photo and my corrections" — into the
+instance folder's `kept-photos/`, never sent anywhere (`mapsmith vision-eval` reads it).
 """
 
 from __future__ import annotations
 
 import base64
+import json
+import secrets
+import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from flask import Request
+from flask import Request, current_app
 from flask_babel import gettext as _
 
 from companion.cartographers.data import MAPS
@@ -19,6 +25,9 @@ from companion.cartographers.sides import is_custom, normalise_side
 
 from .errors import UserError
 from .i18n import lang
+from .photostore import store
+
+KEPT_FOLDER = "kept-photos"
 
 if TYPE_CHECKING:  # OpenCV and the vision pipeline load with the first photo, keeping the idle server small
     from vision.reading import SheetReading
@@ -36,13 +45,93 @@ def _encode_overlay(overlay) -> str | None:
     return "data:image/jpeg;base64," + base64.b64encode(buf.tobytes()).decode("ascii")
 
 
-def reading_to_dict(reading: SheetReading) -> dict[str, Any]:
-    """Vision's JSON view, with the warnings in the page language and the overlay as an image the page can show."""
+def _jpeg_url(img, quality: int = 85) -> str | None:
+    import cv2
+
+    if img is None or img.size == 0:
+        return None
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return "data:image/jpeg;base64," + base64.b64encode(buf.tobytes()).decode("ascii") if ok else None
+
+
+def reading_to_dict(reading: SheetReading, token: str | None = None) -> dict[str, Any]:
+    """Vision's JSON view, with the warnings in the page language and the overlay as an image the page can show.
+
+    `ask` lists the groups whose name is unsure, each with one cropped example cell to name by a tap.
+    """
+    ask = [{"group": g.id, "cell": list(g.example_cell), "cells": len(g.cells), "guess": g.name,
+            "image": _jpeg_url(reading.cell_image(*g.example_cell))} for g in reading.unsure_groups()]
     return {
         **reading.to_dict(),
         "warnings": reading.warnings_text(lang()),
         "overlay": _encode_overlay(reading.overlay),
+        "ask": ask,
+        "photo_token": token,
     }
+
+
+def _read(data: bytes, side: str | None, names: dict[int, str] | None = None) -> SheetReading:
+    from vision.errors import PhotoError
+
+    from .photoqueue import read_sheet  # in a worker process, through the bounded queue
+
+    try:
+        return read_sheet(data, side=side, names=names or None)
+    except PhotoError as exc:
+        raise UserError(422, exc.code, exc.message(lang())) from None
+
+
+def _kept(token: Any):
+    kept = store().get(str(token or ""))
+    if kept is None:
+        raise UserError(410, "photo_expired", _("This photo is no longer on the server. Please take it again."))
+    return kept
+
+
+def rename_groups(token: Any, body: dict[str, Any]) -> dict[str, Any]:
+    """Re-read the kept photo with the player's names for groups ({"names": {"3": "forest"}})."""
+    from vision.cells import NAMEABLE
+
+    kept = _kept(token)
+    raw = body.get("names")
+    if not isinstance(raw, dict):
+        raise UserError(400, "bad_names", _("Tell which terrain each group is."))
+    names: dict[int, str] = {}
+    for k, v in raw.items():
+        if not str(k).isdigit() or v not in NAMEABLE:
+            raise UserError(400, "bad_names", _("Tell which terrain each group is."))
+        names[int(k)] = str(v)
+    kept.names.update(names)
+    return reading_to_dict(_read(kept.data, kept.side, kept.names), str(token))
+
+
+def _suffix(data: bytes) -> str:
+    if data[:3] == b"\xff\xd8\xff":
+        return ".jpg"
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return ".png"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return ".webp"
+    return ".heic"
+
+
+def keep_photo(token: Any, body: dict[str, Any]) -> dict[str, Any]:
+    """Save the kept photo and the player's confirmed grid in the instance folder (the player opted in)."""
+    from companion.cartographers.board import Board, BoardError
+
+    kept = _kept(token)
+    side, grid = str(body.get("side") or "").upper(), body.get("grid")
+    try:
+        Board.from_words(side, grid)
+    except (BoardError, ValueError, TypeError):
+        raise UserError(400, "bad_grid", _("The map could not be read. Please try again.")) from None
+    folder = Path(current_app.instance_path) / KEPT_FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    name = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
+    (folder / (name + _suffix(kept.data))).write_bytes(kept.data)
+    (folder / (name + ".json")).write_text(json.dumps({"side": side, "grid": grid, "source": "player",
+                                                       "names": {str(k): v for k, v in kept.names.items()}}))
+    return {"kept": name}
 
 
 def read_upload(request: Request) -> dict[str, Any]:
@@ -58,15 +147,8 @@ def read_upload(request: Request) -> dict[str, Any]:
     side = normalise_side(request.form.get("side") or "") or None
     if side is not None and side not in MAPS and not is_custom(side):
         raise UserError(400, "bad_side", _("This map side is not known."))
-    from vision.errors import PhotoError
-
-    from .photoqueue import read_sheet  # in a worker process, through the bounded queue
-
-    try:
-        reading = read_sheet(data, side=side)
-    except PhotoError as exc:
-        raise UserError(422, exc.code, exc.message(lang())) from None
-    out = reading_to_dict(reading)
+    reading = _read(data, side)
+    out = reading_to_dict(reading, store().put(data, side))
     if is_custom(reading.side):  # a table's own side: the page may not know its printed cells yet
         from .mapdata import side_data
 

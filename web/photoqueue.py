@@ -59,7 +59,7 @@ def _ready() -> bool:
     return True
 
 
-def _read_in_worker(data: bytes, side: str | None) -> tuple[str, Any, float]:
+def _read_in_worker(data: bytes, side: str | None, names: dict[int, str] | None = None) -> tuple[str, Any, float]:
     """Runs in a worker process: ("ok", reading, started) or ("photo_error", (code, detail), started).
 
     PhotoError is sent back as its code: an exception whose __init__ takes a code would not survive
@@ -70,7 +70,7 @@ def _read_in_worker(data: bytes, side: str | None) -> tuple[str, Any, float]:
     from vision.reading import read_sheet
 
     try:
-        return "ok", read_sheet(data, side=side), started
+        return "ok", read_sheet(data, side=side, names=names or None), started
     except PhotoError as exc:
         return "photo_error", (exc.code, exc.detail), started
 
@@ -113,7 +113,8 @@ class PhotoQueue:
                 if self._finalizer is not None:
                     self._finalizer()
 
-    def read(self, data: bytes, side: str | None) -> tuple[SheetReading, QueueInfo]:
+    def read(self, data: bytes, side: str | None,
+             names: dict[int, str] | None = None) -> tuple[SheetReading, QueueInfo]:
         with self.lock:
             if self.in_flight >= self.capacity:
                 raise UserError(429, "photo_queue_full",
@@ -125,11 +126,11 @@ class PhotoQueue:
         try:
             if self.workers <= 0:
                 with self.inline:  # in-thread mode: one photo at a time
-                    status, value, started = _read_in_worker(data, side)
+                    status, value, started = _read_in_worker(data, side, names)
             else:
                 executor = self._pool()
                 try:
-                    status, value, started = executor.submit(_read_in_worker, data, side).result(READ_TIMEOUT)
+                    status, value, started = executor.submit(_read_in_worker, data, side, names).result(READ_TIMEOUT)
                 except BrokenProcessPool:
                     self._broken(executor)
                     raise UserError(422, "photo_failed", _("This photo could not be read. Please take it again, "
@@ -170,9 +171,9 @@ def queue() -> PhotoQueue:
     return current_app.extensions[EXTENSION]
 
 
-def read_sheet(data: bytes, side: str | None = None) -> SheetReading:
+def read_sheet(data: bytes, side: str | None = None, names: dict[int, str] | None = None) -> SheetReading:
     """`vision.reading.read_sheet` through the app's queue (same arguments, same PhotoError); the wait goes to g."""
-    reading, info = queue().read(data, side)
+    reading, info = queue().read(data, side, names)
     g.photo_queue = info
     return reading
 

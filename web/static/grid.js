@@ -266,8 +266,11 @@
     });
     review.classList.remove('hidden');
     document.getElementById('editor-panel').scrollIntoView({ block: 'start' });
+    M.lastReading = reading;  // teach.js asks "Which terrain is this?" for the reading's unsure groups
     document.dispatchEvent(new CustomEvent('mapsmith:reading', { detail: reading }));
   }
+  M.applyReading = applyReading;
+  M.currentMap = function () { return { side: state.side, grid: state.grid }; };
 
   function handleReading(reading) {
     if (pd.mode === 'single') {

@@ -101,3 +101,15 @@ def api_score():
 @bp.post("/api/photo")
 def api_photo():
     return jsonify({**photo.read_upload(request), **photoqueue.queue_info()})
+
+
+@bp.post("/api/photo/<token>/names")
+def api_photo_names(token: str):
+    """One tap on "Which terrain is this?": re-read the kept photo with that group named."""
+    return jsonify({**photo.rename_groups(token, json_body()), **photoqueue.queue_info()})
+
+
+@bp.post("/api/photo/<token>/keep")
+def api_photo_keep(token: str):
+    """The player chose to keep this photo and the corrected map to improve reading."""
+    return jsonify(photo.keep_photo(token, json_body()))

@@ -1,0 +1,293 @@
+"""Stage 5: read every grid cell — the row of small classification stages behind one call.
+
+    features (vision.features) → filled or empty → groups of like cells (vision.groups)
+    → a name per group (vision.naming; the legend where our sheet has one drawn in, else priors and the
+    symbol model, or the player's taps) → a calibrated confidence per cell (vision.calibrate)
+
+With a usable legend (our sheet found by its markers, at least four legend squares drawn in) the cells are
+matched to the legend by `vision.classify` as before, and the groups are named by their members' votes, so a
+tap still renames a whole group. Anywhere else (the game's pad, other printed grids, a legend left blank)
+nothing from the legend row is used: score boxes and blank squares are not examples.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from companion.cartographers.data import GRID_SIZE
+from vision import symbols
+from vision.calibrate import DOMINANT_CAP, calibrated, dominant_terrain
+from vision.classify import classify_cells
+from vision.features import CellArrays, cell_arrays, planes
+from vision.geometry import Canon, printed_cells, ruins_cells
+from vision.glare import CELL_FADED, glare_confidence_cap, outline_ratios
+from vision.groups import Group, distances, make_groups
+from vision.light import grid_paper, whiten
+from vision.messages import Note
+from vision.naming import DRAWABLE, name_groups
+
+NAMEABLE = (*DRAWABLE, "empty")  # what a player may call a group (a group of smudges is "empty")
+LEGEND_MIN_SQUARES = 4  # drawn-in legend squares needed before the legend is trusted
+LEGEND_AGREEMENT = 0.6  # a group whose members the legend splits more than this is doubted
+FILL_FLOOR = 0.022  # mean ink below which a cell is never "drawn on"
+FILL_CEILING = 0.09  # … and above which it always is (a full map has no empty cell to compare with)
+FILL_SOFTNESS = 0.22  # log-ink units of the filled/empty sigmoid
+FOREIGN_RUINS_CAP = 0.65  # ruins printed by another sheet's design hide a pencil mark: show them
+# An unsure group this close to a named one (and clearly closer than to any other named group) takes its name
+# with this raw confidence.
+TAUGHT_NEAR, TAUGHT_MARGIN = 0.8, 0.7
+TAUGHT_CONFIDENCE = 0.9
+
+
+@dataclass
+class GroupInfo:
+    """One group of like cells, as `mapsmith read --json` reports it."""
+
+    id: int
+    cells: list[tuple[int, int]]
+    example_cell: tuple[int, int]
+    name: str
+    confidence: float
+    source: str  # "given", "legend", "colour", "symbol", "none"
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "cells": [list(c) for c in self.cells], "example_cell": list(self.example_cell),
+                "name": self.name, "confidence": round(float(self.confidence), 3), "source": self.source}
+
+
+@dataclass
+class CellReading:
+    grid: list[list[str]]
+    confidence: np.ndarray  # 11×11
+    style: str
+    warnings: list[Note]
+    groups: list[GroupInfo] = field(default_factory=list)
+    path: str = "learned"  # "legend" or "learned"
+    raw: np.ndarray | None = None  # 11×11 scores before calibration (scripts/calibrate.py fits on these)
+
+
+def _boxes(canon: Canon, offsets, cells) -> dict:
+    out = {}
+    for r, c in cells:
+        x, y, s = canon.cell_box(r, c)
+        if offsets is not None:
+            x, y = x + float(offsets[r, c, 0]), y + float(offsets[r, c, 1])
+        out[(r, c)] = (x, y, s)
+    return out
+
+
+def empty_level(mass: np.ndarray) -> float:
+    """Ink of the sheet's emptiest cells (the third lowest, so one clean cell or one glare spot does not decide)."""
+    m = np.sort(np.asarray(mass, float))
+    return float(m[min(2, len(m) - 1)]) if len(m) else 0.0
+
+
+def fill_probability(a: CellArrays, ruins: set, own_glyph: bool) -> np.ndarray:
+    """P(cell drawn on) from its ink relative to the sheet's emptiest cells (paper, grid shadow, smudges)."""
+    mass = a.mass.astype(float).copy()
+    is_r = np.array([c in ruins for c in a.cells])
+    if not own_glyph and is_r.sum() >= 3:  # another design's printed ruins: the emptiest ruins cell is the print
+        mass[is_r] = np.maximum(mass[is_r] - 0.95 * mass[is_r].min(), 0)
+    plain = mass[~is_r] if (~is_r).sum() >= 10 else mass
+    thr = float(np.clip(2.0 * empty_level(plain) + 0.012, FILL_FLOOR, FILL_CEILING))
+    p_mass = 1.0 / (1.0 + np.exp(-(np.log(mass + 0.003) - np.log(thr)) / FILL_SOFTNESS))
+    p_cov = 1.0 / (1.0 + np.exp(-(a.coverage - 0.012) / 0.004))  # some pixels must really be drawn on
+    return p_mass * p_cov
+
+
+def legend_arrays(p, canon: Canon, move_box) -> tuple[CellArrays, list[str]]:
+    boxes = {}
+    for box in canon.legend_boxes().values():
+        boxes[(-1, len(boxes))] = move_box(box) if move_box else box
+    names = list(canon.legend_boxes())
+    return cell_arrays(p, boxes), names
+
+
+def usable_legend(leg: CellArrays, names: list[str], grid_mass_ref: float) -> tuple[CellArrays, list[str]] | None:
+    """The legend squares that are drawn in, or None when fewer than LEGEND_MIN_SQUARES are."""
+    on = leg.mass > max(0.05, 3 * grid_mass_ref + 0.02)
+    if on.sum() < LEGEND_MIN_SQUARES:
+        return None
+    rows = np.nonzero(on)[0]
+    return leg.take(rows), [names[i] for i in rows]
+
+
+def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | None = None, move_box=None,
+               method: str = "markers", names: dict[int, str] | None = None) -> CellReading:
+    """Read all 121 cells. `names` (group id → terrain) are the player's taps from an earlier reading."""
+    names = dict(names or {})
+    printed = printed_cells(side)
+    ruins = ruins_cells(side)
+    cells = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if (r, c) not in printed]
+    boxes = _boxes(canon, offsets, cells)
+    paper = grid_paper(norm, boxes)
+    white = whiten(norm, paper)
+    p = planes(white)
+    own_glyph = method == "markers"
+    a = cell_arrays(p, boxes, ruins, own_glyph)
+    warnings: list[Note] = []
+
+    legend = None
+    if method == "markers":
+        leg, leg_names = legend_arrays(p, canon, move_box)
+        legend = usable_legend(leg, leg_names, min(empty_level(a.mass), 0.03))
+
+    grid = [["empty"] * GRID_SIZE for _ in range(GRID_SIZE)]
+    for (r, c), t in printed.items():
+        grid[r][c] = t
+    conf = np.ones((GRID_SIZE, GRID_SIZE), np.float32)
+
+    if legend is not None:
+        path = "legend"
+        cls = classify_cells(norm, canon, side, offsets, move_box)
+        warnings += cls.warnings
+        style = cls.style
+        filled = [k for k, (r, c) in enumerate(a.cells) if cls.grid[r][c] != "empty"]
+        groups = make_groups(a, filled)
+        infos = []
+        for g in groups:
+            votes: dict[str, float] = {}
+            for r, c in g.cells:
+                votes[cls.grid[r][c]] = votes.get(cls.grid[r][c], 0.0) + float(cls.confidence[r, c]) + 0.05
+            best = max(votes, key=votes.get)
+            share = votes[best] / sum(votes.values())
+            if g.id in names and names[g.id] in NAMEABLE:
+                infos.append(GroupInfo(g.id, g.cells, g.example, names[g.id], 1.0, "given"))
+            else:
+                infos.append(GroupInfo(g.id, g.cells, g.example, best, share, "legend"))
+        for (r, c) in cells:
+            grid[r][c] = cls.grid[r][c]
+            conf[r, c] = cls.confidence[r, c]
+        # A legend that disagrees with the map: cells drawn alike but matched to different legend squares.
+        torn = [gi for gi in infos if gi.source == "legend" and gi.confidence < LEGEND_AGREEMENT and len(gi.cells) > 1]
+        if torn:
+            for gi in torn:
+                for r, c in gi.cells:
+                    conf[r, c] = min(float(conf[r, c]), DOMINANT_CAP)
+            warnings.append(Note.of("legend_disagrees", n=sum(len(gi.cells) for gi in torn)))
+        for gi in infos:
+            if gi.source == "given":
+                for r, c in gi.cells:
+                    grid[r][c], conf[r, c] = gi.name, max(float(conf[r, c]), 0.95)
+        raw = conf.copy()
+        cal = calibrated(raw, path)
+        for (r, c) in cells:
+            conf[r, c] = cal[r, c] if grid[r][c] == "empty" or not _given(infos, (r, c)) else raw[r, c]
+    else:
+        path = "learned"
+        if method == "markers":
+            warnings.append(Note.of("legend_empty"))
+        p_fill = fill_probability(a, ruins, own_glyph)
+        filled = [k for k in range(len(a.cells)) if p_fill[k] >= 0.5]
+        groups = make_groups(a, filled)
+        sym = symbols.predict(a.shape) if symbols.available() else None
+        sym_ink = symbols.predict(a.shape_ink) if symbols.available() else None
+        # The typical palette (then the sheet's own colours) read cell by cell: votes for the colour groups.
+        pal = classify_cells(norm, canon, side, offsets, move_box, use_legend=False)
+        votes = np.zeros((len(a.cells), len(DRAWABLE)))
+        for k, (r, c) in enumerate(a.cells):
+            if pal.grid[r][c] in DRAWABLE:
+                votes[k, DRAWABLE.index(pal.grid[r][c])] = 0.2 + float(pal.confidence[r, c])
+        naming = name_groups(a, groups, symbol_probs=sym, given=names, palette_votes=votes, ink_symbol_probs=sym_ink)
+        infos = []
+        member_of: dict[int, tuple[Group, int, int]] = {}
+        taught = _taught_by_neighbours(a, groups, naming, names)
+        for k, g in enumerate(groups):
+            if k in taught:
+                infos.append(GroupInfo(g.id, g.cells, g.example, taught[k], TAUGHT_CONFIDENCE, "taught"))
+                for j, row in enumerate(g.rows):
+                    member_of[row] = (g, k, j)
+                continue
+            if names.get(g.id) == "empty":  # the player says this group is no drawing (a smudge, a dot)
+                infos.append(GroupInfo(g.id, g.cells, g.example, "empty", 1.0, "given"))
+            else:
+                infos.append(GroupInfo(g.id, g.cells, g.example, naming.name(k), naming.confidence(k),
+                                       naming.source[k]))
+            for j, row in enumerate(g.rows):
+                member_of[row] = (g, k, j)
+        raw = np.ones((GRID_SIZE, GRID_SIZE))
+        for k, (r, c) in enumerate(a.cells):
+            if k in member_of:
+                g, gk, j = member_of[k]
+                grid[r][c] = infos[gk].name
+                belong = 0.6 + 0.4 * float(g.cohesion[j])
+                raw[r, c] = 1.0 if infos[gk].source == "given" else p_fill[k] * infos[gk].confidence * belong
+            else:
+                raw[r, c] = 1 - p_fill[k]
+            if not own_glyph and (r, c) in ruins and (0.05 < p_fill[k] < 0.95 or (
+                    k in member_of and infos[member_of[k][1]].source != "colour")):
+                raw[r, c] = min(raw[r, c], FOREIGN_RUINS_CAP)
+        cal = calibrated(raw, path)
+        for k, (r, c) in enumerate(a.cells):
+            given = k in member_of and infos[member_of[k][1]].source == "given"
+            conf[r, c] = raw[r, c] if given else cal[r, c]
+        kinds = {i.source for i in infos}
+        style = "symbols" if kinds <= {"symbol", "given", "none"} and infos else (
+            "colour" if kinds <= {"colour", "given"} else "mixed")
+
+    # Sheet-level sanity: one terrain on nearly every filled cell is more likely a misread than a map.
+    dom = dominant_terrain([grid[r][c] for r, c in cells])
+    if dom is not None:
+        for r, c in cells:
+            if grid[r][c] == dom and not _given(infos, (r, c)):
+                conf[r, c] = min(conf[r, c], DOMINANT_CAP)
+    if path == "learned":
+        _glare(p.ink, boxes, grid, conf, warnings, printed)
+    raw_out = np.asarray(raw, np.float32).copy()
+    for (r, c) in cells:
+        if _given(infos, (r, c)):
+            raw_out[r, c] = np.nan  # named by the player: not part of the calibration
+    return CellReading(grid, conf, style, warnings, infos, path, raw_out)
+
+
+def _taught_by_neighbours(a: CellArrays, groups: list[Group], naming, names: dict[int, str]) -> dict[int, str]:
+    """Unsure groups that look like a group the player named take that name (one tap names look-alikes too).
+
+    A symbol drawn in a ruins cell, or a little bigger, may land in a group of its own; it is still far closer
+    to its named twin than to any other named group.
+    """
+    given = [k for k, g in enumerate(groups) if names.get(g.id) in DRAWABLE]
+    if not given:
+        return {}
+    d = distances(a)
+    out = {}
+    for k, g in enumerate(groups):
+        if k in given or naming.confidence(k) >= 0.7 or g.id in names:
+            continue
+        by_name: dict[str, float] = {}
+        for j in given:
+            dist = float(d[np.ix_(g.rows, groups[j].rows)].mean())
+            t = names[groups[j].id]
+            by_name[t] = min(by_name.get(t, np.inf), dist)
+        ranked = sorted(by_name.items(), key=lambda kv: kv[1])
+        best, dist = ranked[0]
+        second = ranked[1][1] if len(ranked) > 1 else np.inf
+        if dist < TAUGHT_NEAR and dist < TAUGHT_MARGIN * second:
+            out[k] = best
+    return out
+
+
+def _given(infos: list[GroupInfo], cell: tuple[int, int]) -> bool:
+    return any(i.source == "given" and cell in i.cells for i in infos)
+
+
+def _glare(ink, boxes, grid, conf, warnings, printed) -> None:
+    """Cells whose printed outline faded under a highlight are capped (the legend path does this itself)."""
+    full = {}
+    for r in range(GRID_SIZE):
+        for c in range(GRID_SIZE):
+            full[(r, c)] = boxes.get((r, c)) or next(iter(boxes.values()))
+    empty = {k for k in boxes if grid[k[0]][k[1]] == "empty"}
+    ratio = outline_ratios(ink, full, empty)
+    cap = glare_confidence_cap(ratio)
+    washed = {k for k in boxes if ratio[k] < CELL_FADED}
+    for k in boxes:
+        conf[k] = min(conf[k], cap[k])
+    halo = {(r + dr, c + dc) for r, c in washed for dr in (-1, 0, 1) for dc in (-1, 0, 1)} - washed
+    for k in halo:
+        if k in boxes:
+            conf[k] = min(conf[k], 0.5)
+    if washed:
+        warnings.append(Note.of("glare", n=len(washed)))

@@ -1,0 +1,209 @@
+"""Classification stage 1: what each grid cell looks like, as arrays (one row per drawable cell).
+
+Nothing here knows a palette or a symbol set: these are the measurements the
+later stages group (`vision.groups`), name (`vision.naming`) and turn into a
+calibrated confidence (`vision.calibrate`).
+
+* **mass** — mean ink of the cell's inner part (the grid lines and a neighbour's
+  overshooting strokes are cut away); ink is "darker than paper in any channel,
+  or clearly coloured", so pale yellow hatching counts.
+* **colour** — ink-weighted mean (a, b) of the chromatic ink pixels; **chromatic**
+  the share of ink mass that is coloured at all; **light** the median lightness
+  of the strong ink. Graphite and black ink have no colour; a green tree drawn
+  over yellow hatching is seen as both.
+* **hue** — a 12-bin histogram of the ink's hue (plus one bin for neutral ink),
+  so a cell with two colours (a symbol in one colour over a fill in another) is
+  not averaged into a third colour.
+* **shape** — HOG + a coarse density map of the cell's *dark, neutral* strokes
+  (graphite, ballpoint, black felt-tip; colour hatching is suppressed), cropped
+  to the strokes' own extent so a symbol drawn smaller or off-centre looks the
+  same; and **shape_ink**, the same of all the ink (symbols drawn in colour).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from skimage.feature import hog
+
+INK_T = 0.22  # ink strength above which a pixel counts as drawn on
+COLOUR_MARGIN = 0.15  # fraction of a cell ignored at each edge for mass/colour (grid lines, bleed)
+SHAPE_MARGIN = 0.08  # symbols reach closer to the border
+RUINS_GLYPH = 0.45  # our sheet's printed ruins glyph sits in this top-left fraction of the cell
+CHROMA_INK = 60.0  # Lab chroma that counts as much ink as full darkness
+CHROMA_PIXEL = 14.0  # a pixel with more chroma than this is coloured ink
+HUE_BINS = 12
+SHAPE_SIZE = 36
+SHAPE_DIM = 9 * (SHAPE_SIZE // 6) ** 2 + 36
+
+
+@dataclass
+class CellArrays:
+    """Per-cell measurements of one sheet; row k describes `cells[k]`."""
+
+    cells: list[tuple[int, int]]
+    mass: np.ndarray  # (n,) mean ink strength of the inner cell
+    coverage: np.ndarray  # (n,) share of inner pixels with ink > INK_T
+    colour: np.ndarray  # (n, 2) ink-weighted mean (a, b) of chromatic ink
+    chromatic: np.ndarray  # (n,) share of ink mass that is chromatic
+    light: np.ndarray  # (n,) median Lab L (0..100) of the strong ink
+    hue: np.ndarray  # (n, HUE_BINS + 1) hue histogram of the ink, last bin = neutral; sums to 1 (or 0)
+    shape: np.ndarray  # (n, SHAPE_DIM) descriptor of the dark neutral strokes (zeros when none)
+    shape_ink: np.ndarray  # (n, SHAPE_DIM) descriptor of all the ink
+    stroke: np.ndarray  # (n,) mean of the dark-stroke map (how much symbol there is)
+
+    def index(self) -> dict[tuple[int, int], int]:
+        return {c: k for k, c in enumerate(self.cells)}
+
+    def take(self, rows: np.ndarray | list[int]) -> CellArrays:
+        rows = np.asarray(rows, int)
+        return CellArrays([self.cells[k] for k in rows], *(getattr(self, f)[rows] for f in (
+            "mass", "coverage", "colour", "chromatic", "light", "hue", "shape", "shape_ink", "stroke")))
+
+
+@dataclass
+class Planes:
+    """Whole-image planes the features are cut from (computed once per sheet)."""
+
+    lab: np.ndarray  # float32 Lab, L 0..100
+    ink: np.ndarray  # ink strength 0..1
+    chroma: np.ndarray  # Lab chroma
+    stroke: np.ndarray  # dark neutral ink 0..1
+
+
+def to_lab(norm: np.ndarray) -> np.ndarray:
+    """Lab (L 0..100) of a normalised float BGR image."""
+    return cv2.cvtColor(np.clip(norm, 0, 1).astype(np.float32), cv2.COLOR_BGR2Lab)
+
+
+def ink_strength(norm: np.ndarray) -> np.ndarray:
+    """1 − the darkest channel: how much any ink absorbs."""
+    darkest = np.minimum(np.minimum(norm[..., 0], norm[..., 1]), norm[..., 2])
+    return np.clip(1.0 - darkest, 0, 1)
+
+
+def planes(norm: np.ndarray) -> Planes:
+    lab = to_lab(norm)
+    chroma = np.hypot(lab[..., 1], lab[..., 2])
+    ink = np.maximum(ink_strength(norm), chroma / CHROMA_INK)
+    dark = np.clip(1.0 - lab[..., 0] / 100.0, 0, 1)
+    # Neutral dark strokes: darkness, faded out as the pixel gets coloured (hatching in colour pencil is
+    # suppressed; graphite drawn over it stays, being darker and greyer than the fill).
+    stroke = np.clip((dark - 0.12) / 0.5, 0, 1) * np.clip(1.0 - (chroma - 10.0) / 30.0, 0, 1)
+    return Planes(lab, ink, chroma, stroke.astype(np.float32))
+
+
+def crop(img: np.ndarray, box: tuple[float, float, float], margin: float) -> np.ndarray:
+    x, y, s = box
+    m = s * margin
+    x0, y0 = int(round(x + m)), int(round(y + m))
+    x1, y1 = int(round(x + s - m)), int(round(y + s - m))
+    return img[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)]
+
+
+def ruins_mask(shape: tuple[int, int], margin: float) -> np.ndarray:
+    """True where a pixel of a cell crop (taken with `margin`) is usable, False over our ruins glyph."""
+    h, w = shape
+    keep = np.ones((h, w), bool)
+    lim = (RUINS_GLYPH - margin) / (1 - 2 * margin)
+    if lim > 0:
+        keep[: int(np.ceil(lim * h)), : int(np.ceil(lim * w))] = False
+    return keep
+
+
+def _normalise_extent(a: np.ndarray, t: float) -> np.ndarray:
+    """Crop a square around the strokes' extent, so a symbol drawn smaller or off-centre looks the same."""
+    ys, xs = np.nonzero(a > t)
+    if len(ys) < 12:
+        return a
+    y0, y1 = np.percentile(ys, [1, 99])
+    x0, x1 = np.percentile(xs, [1, 99])
+    side = max(y1 - y0, x1 - x0) * 1.15 + 4
+    cy, cx = (y0 + y1) / 2, (x0 + x1) / 2
+    M = np.float32([[1, 0, side / 2 - cx], [0, 1, side / 2 - cy]])
+    n = int(np.ceil(side))
+    return cv2.warpAffine(a, M, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+
+
+def shape_descriptor(a: np.ndarray, t: float = INK_T) -> np.ndarray:
+    """HOG of a stroke map + a coarse density map, each L2-normalised (zeros for a blank map)."""
+    a = a.astype(np.float32)
+    if a.size == 0 or float(a.max()) < t:
+        return np.zeros(SHAPE_DIM, np.float32)
+    a = _normalise_extent(a, t)
+    a = cv2.resize(a, (SHAPE_SIZE, SHAPE_SIZE), interpolation=cv2.INTER_AREA)
+    a = cv2.GaussianBlur(a, (0, 0), 1.0)
+    h = hog(a, orientations=9, pixels_per_cell=(6, 6), cells_per_block=(1, 1), feature_vector=True)
+    dens = cv2.resize(a, (6, 6), interpolation=cv2.INTER_AREA).ravel()
+    h = h / max(float(np.linalg.norm(h)), 1e-6)
+    dens = dens / max(float(np.linalg.norm(dens)), 1e-6)
+    return np.concatenate([h, 0.7 * dens]).astype(np.float32)
+
+
+def hue_histogram(a: np.ndarray, b: np.ndarray, chroma: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Ink-weighted histogram of hue angle (HUE_BINS bins, soft-assigned) + one neutral bin; sums to 1."""
+    out = np.zeros(HUE_BINS + 1, np.float32)
+    total = float(w.sum())
+    if total <= 0:
+        return out
+    coloured = chroma > CHROMA_PIXEL
+    out[HUE_BINS] = float(w[~coloured].sum())
+    if coloured.any():
+        ang = (np.arctan2(b[coloured], a[coloured]) % (2 * np.pi)) / (2 * np.pi) * HUE_BINS
+        lo = np.floor(ang).astype(int) % HUE_BINS
+        frac = ang - np.floor(ang)
+        ww = w[coloured]
+        out[:HUE_BINS] += np.bincount(lo, weights=ww * (1 - frac), minlength=HUE_BINS)
+        out[:HUE_BINS] += np.bincount((lo + 1) % HUE_BINS, weights=ww * frac, minlength=HUE_BINS)
+    return out / total
+
+
+def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, float]],
+                ruins: set[tuple[int, int]] | frozenset = frozenset(), ruins_glyph: bool = True) -> CellArrays:
+    """Measure every cell in `boxes` (canonical pixel boxes, already moved onto the photographed grid).
+
+    `ruins_glyph`: mask our sheet's printed ruins glyph (top-left corner) in ruins cells; other sheets print
+    their ruins elsewhere, and there the sheet's own empty ruins cells tell what is print (see `vision.groups`).
+    """
+    cells = list(boxes)
+    n = len(cells)
+    mass, cov, chromatic, light, stroke_m = (np.zeros(n, np.float32) for _ in range(5))
+    colour = np.zeros((n, 2), np.float32)
+    hue = np.zeros((n, HUE_BINS + 1), np.float32)
+    shape = np.zeros((n, SHAPE_DIM), np.float32)
+    shape_ink = np.zeros((n, SHAPE_DIM), np.float32)
+    for k, cell in enumerate(cells):
+        box = boxes[cell]
+        masked = ruins_glyph and cell in ruins
+        ink_c = crop(p.ink, box, COLOUR_MARGIN)
+        if ink_c.size == 0:
+            continue
+        keep = ruins_mask(ink_c.shape, COLOUR_MARGIN) if masked else np.ones(ink_c.shape, bool)
+        vals = ink_c[keep]
+        mass[k] = float(vals.mean())
+        on = (ink_c > INK_T) & keep
+        cov[k] = float(on.mean()) if masked else float(on.sum() / max(keep.sum(), 1))
+        if on.any():
+            lab_c = crop(p.lab, box, COLOUR_MARGIN)[on]
+            ch = crop(p.chroma, box, COLOUR_MARGIN)[on]
+            w = ink_c[on]
+            hue[k] = hue_histogram(lab_c[:, 1], lab_c[:, 2], ch, w)
+            col = ch > CHROMA_PIXEL
+            chromatic[k] = float(w[col].sum() / max(w.sum(), 1e-6))
+            if col.any():
+                colour[k] = np.average(lab_c[col, 1:3], axis=0, weights=w[col])
+            strong = w >= np.median(w)
+            light[k] = float(np.median(lab_c[strong, 0]))
+        else:
+            light[k] = 100.0
+        s_c = crop(p.stroke, box, SHAPE_MARGIN)
+        i_c = crop(p.ink, box, SHAPE_MARGIN)
+        if masked:
+            km = ruins_mask(s_c.shape, SHAPE_MARGIN)
+            s_c, i_c = s_c * km, i_c * km
+        stroke_m[k] = float(s_c.mean()) if s_c.size else 0.0
+        shape[k] = shape_descriptor(s_c, 0.3)
+        shape_ink[k] = shape_descriptor(i_c)
+    return CellArrays(cells, mass, cov, colour, chromatic, light, hue, shape, shape_ink, stroke_m)
