@@ -59,6 +59,10 @@ class PollFastPath:
                     store.close()
             return False
 
+    def is_unchanged(self, method: str, path: str, query: str) -> bool:
+        """The same test outside WSGI: web/server.py answers such polls in waitress's event loop itself."""
+        return self._unchanged({"REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": query})
+
     def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
         if self._unchanged(environ):
             start_response("204 No Content", NO_CHANGE_HEADERS)
