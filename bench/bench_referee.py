@@ -1,10 +1,12 @@
 """Season referee figures: legal seasons judged legal with their coins, one-cell slips caught, check latency.
 
 Seasons come from `companion.cartographers.simulate.play_game` (the session engine deals; each revealed card is
-drawn at a random legal place, ruins requirements, fallbacks and ambushes included; every sixth game solo).
+drawn at a random legal place, ruins requirements, fallbacks and ambushes included; every sixth game solo), played
+and judged by one ruins rule (`--ruins-rule`, default `normal`: the rules we were given).
 Seeds start at 100,000: the referee's search was developed on seeds below 1,000, so these are held out.
 
     python -m bench.bench_referee --games 2500        # 10,000 seasons
+    python -m bench.bench_referee --games 500 --first-seed 300000 --ruins-rule single_square
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import random
 import statistics
 import time
 
+from companion.cartographers.board import RUINS_NORMAL, RUINS_RULES
 from companion.cartographers.referee import check_season
 from companion.cartographers.simulate import change_one_cell, play_game
 
@@ -29,7 +32,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=250)
     ap.add_argument("--first-seed", type=int, default=HELD_OUT)
+    ap.add_argument("--ruins-rule", choices=RUINS_RULES, default=RUINS_NORMAL)
     args = ap.parse_args()
+    rule = args.ruins_rule
     for warm in play_game(1):  # build the shape tables outside the timings
         check_season(warm.before, warm.after, warm.cards)
     legal_times: list[float] = []
@@ -40,10 +45,10 @@ def main() -> None:
     for seed in range(args.first_seed, args.first_seed + args.games):
         solo = seed % 6 == 0
         rng = random.Random(f"slip/{seed}")
-        for s in play_game(seed, solo=solo):
+        for s in play_game(seed, solo=solo, ruins_rule=rule):
             seasons += 1
             t, c = time.perf_counter(), time.process_time()
-            v = check_season(s.before, s.after, s.cards, solo=solo)
+            v = check_season(s.before, s.after, s.cards, solo=solo, ruins_rule=rule)
             legal_times.append(time.perf_counter() - t)
             legal_cpu.append(time.process_time() - c)
             judged_legal += v.legal
@@ -52,7 +57,7 @@ def main() -> None:
             ruins += sum(1 for c in s.cards if c in ("05", "06"))
             after, cell = change_one_cell(rng, s.after)
             t, c = time.perf_counter(), time.process_time()
-            w = check_season(s.before, after, s.cards, solo=solo)
+            w = check_season(s.before, after, s.cards, solo=solo, ruins_rule=rule)
             slip_times.append(time.perf_counter() - t)
             slip_cpu.append(time.process_time() - c)
             caught += not w.legal
@@ -62,7 +67,8 @@ def main() -> None:
         load = f"{os.getloadavg()[0]:.1f}"
     except OSError:
         load = "?"
-    print(f"seasons: {seasons} ({args.games} games, seeds {args.first_seed}…{args.first_seed + args.games - 1})")
+    print(f"seasons: {seasons} ({args.games} games, seeds {args.first_seed}…{args.first_seed + args.games - 1}, "
+          f"ruins rule {rule})")
     print(f"  with ruins cards: {ruins}, 1x1 fallbacks explained: {fallbacks}")
     print(f"legal seasons judged legal: {judged_legal}/{seasons} ({100 * judged_legal / seasons:.2f} %), "
           f"coins counted right: {coins_right}/{seasons}")

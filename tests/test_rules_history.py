@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from companion.cartographers.board import Board
+from dataclasses import replace
+
+from companion.cartographers.board import RUINS_NORMAL, RUINS_SINGLE_SQUARE, Board
 from companion.cartographers.history import GameHistory
 from companion.cartographers.session import Game, Setup
 from companion.cartographers.simulate import play_table
@@ -101,3 +103,20 @@ def test_a_mid_season_map_is_not_the_start_of_the_next_season():
     assert history.seasons[0].complete[0] is False
     result = history.check(0, 1)
     assert result.since == -1 and result.verdict.legal
+
+
+def test_the_referee_judges_by_the_tables_ruins_rule():
+    # seed 0: in season 4 a Ruins card's shape could cover no ruins space; the players drew by their table's rule
+    for played, other in ((RUINS_NORMAL, RUINS_SINGLE_SQUARE), (RUINS_SINGLE_SQUARE, RUINS_NORMAL)):
+        table = play_table(0, players=2, side="A", ruins_rule=played)
+        assert table.setup.ruins_rule == played
+        history = GameHistory.replay(table.setup, table.events)
+        for p in range(2):
+            for s in range(4):
+                verdict = history.check(p, s).verdict
+                assert verdict.legal, (played, p, s, [x.message for x in verdict.problems])
+                assert verdict.coins_from_shapes == table.shape_coins[p][s]
+        # the same drawings at a table that plays the other rule break it
+        history = GameHistory.replay(replace(table.setup, ruins_rule=other), table.events)
+        codes = {x.code for x in history.check(0, 3).verdict.problems}
+        assert codes & {"ruins_not_covered", "fallback_not_allowed"}, (played, codes)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.cartographers.board import Board
+from companion.cartographers.board import RUINS_NORMAL, RUINS_RULES, RUINS_SINGLE_SQUARE, Board
 from companion.cartographers.referee import RefereeError, check_season, season_steps
 from companion.cartographers.terrain import Terrain
 from tests.mapbuilder import board_with
@@ -99,15 +99,74 @@ def test_ruins_requirement_applies_when_it_can_be_met():
     assert not v.legal and "ruins_not_covered" in codes(v)
 
 
-def test_ruins_fallback_is_a_1x1_of_any_terrain_when_no_ruins_can_be_covered():
-    # every ruins space of side A filled, plenty of room elsewhere
-    before = board_with("A", village=[(1, 5), (2, 1), (2, 9), (8, 1), (8, 9), (9, 5)])
-    after = draw(before, monster=[(5, 0)])
-    v = check_season(before, after, ["06", "08"])
-    assert v.legal and v.placements[0].fallback and v.coins_from_shapes == 0
-    # the whole shape drawn off the ruins instead is not the rule
+# every ruins space of side A filled but (2, 1) in some cases, plenty of room elsewhere
+RUINS_A_BUT_2_1 = [(1, 5), (2, 9), (8, 1), (8, 9), (9, 5)]
+
+
+@pytest.mark.parametrize("rule", RUINS_RULES)
+def test_ruins_requirement_applies_when_it_can_be_met_under_either_rule(rule):
+    before = board_with("A", village=RUINS_A_BUT_2_1)
+    v = check_season(before, draw(before, farm=[(2, 1), (3, 1)]), ["05", "08"], ruins_rule=rule)
+    assert v.legal
+    v = check_season(before, draw(before, farm=[(5, 0), (6, 0)]), ["05", "08"], ruins_rule=rule)
+    assert codes(v) == ["ruins_not_covered"] and v.problems[0].cells == ((5, 0), (6, 0))
+    assert "and it could" in v.problems[0].message and not v.problems[0].single_square
+    # a 1×1 on the ruins is not the shape either
+    v = check_season(before, draw(before, monster=[(2, 1)]), ["05", "08"], ruins_rule=rule)
+    assert "fallback_not_allowed" in codes(v)
+
+
+def test_no_shape_can_cover_ruins_normal_placement_rules_apply():
+    # the rules we were given (the default): the card's shape anywhere it fits, in its terrain
+    before = board_with("A", village=[*RUINS_A_BUT_2_1, (2, 1)])
     v = check_season(before, draw(before, farm=[(5, 0), (6, 0)]), ["06", "08"])
-    assert not v.legal
+    assert v.legal and not v.placements[0].fallback and v.coins_from_shapes == 1  # the coin shape, as usual
+    assert check_season(before, draw(before, farm=[(5, 0), (6, 0)]), ["06", "08"], ruins_rule=RUINS_NORMAL).legal
+    v = check_season(before, draw(before, farm=[(4, 1), (5, 0), (5, 1), (5, 2), (6, 1)]), ["06", "08"])
+    assert v.legal and v.coins_from_shapes == 0
+    # a 1×1 while a shape fitted is not allowed, in any terrain (for farm, "a square missing" explains it as well)
+    for terrain in ("farm", "monster"):
+        v = check_season(before, draw(before, **{terrain: [(5, 0)]}), ["06", "08"])
+        assert not v.legal and (5, 0) in v.problem_cells, terrain
+        assert set(codes(v)) & {"fallback_not_allowed", "missing_cell"}, terrain
+
+
+def test_no_shape_can_cover_ruins_printed_rule_draws_one_square_of_any_terrain():
+    before = board_with("A", village=[*RUINS_A_BUT_2_1, (2, 1)])
+    for terrain in ("farm", "monster", "water"):
+        v = check_season(before, draw(before, **{terrain: [(5, 0)]}), ["06", "08"], ruins_rule=RUINS_SINGLE_SQUARE)
+        assert v.legal and v.placements[0].fallback and v.coins_from_shapes == 0, terrain
+    # the whole shape drawn off the ruins instead is not this rule
+    v = check_season(before, draw(before, farm=[(5, 0), (6, 0)]), ["06", "08"], ruins_rule=RUINS_SINGLE_SQUARE)
+    assert codes(v) == ["ruins_not_covered"] and v.problems[0].single_square
+    assert "single 1×1 square of any terrain" in v.problems[0].message
+
+
+def test_ruins_could_be_covered_at_the_moment_of_drawing_not_at_the_end():
+    # Farmland had to cover (2, 1), then free; Hamlet drew there later: judged by the moment, under either rule
+    before = board_with("A", village=RUINS_A_BUT_2_1)
+    after = draw(before, farm=[(5, 0), (6, 0)], village=[(2, 1), (3, 1), (3, 2)])
+    for rule in RUINS_RULES:
+        assert "ruins_not_covered" in codes(check_season(before, after, ["05", "08", "09"], ruins_rule=rule))
+        assert check_season(before, after, ["05", "09", "08"], ruins_rule=rule).legal
+
+
+def test_no_shape_fits_at_all_after_ruins_the_1x1_follows_the_rule():
+    # two single empty squares apart, no ruins space free: no option of Hamlet fits anywhere
+    before = board_except("A", [(5, 0), (7, 7)])
+    # normal placement rules: the usual 1×1 fallback, in the card's terrain
+    v = check_season(before, draw(before, village=[(5, 0)]), ["05", "09"])
+    assert v.legal and v.placements[0].fallback
+    v = check_season(before, draw(before, water=[(5, 0)]), ["05", "09"])
+    assert "wrong_terrain" in codes(v)
+    # the printed rulebook: a single square of any terrain
+    v = check_season(before, draw(before, water=[(5, 0)]), ["05", "09"], ruins_rule=RUINS_SINGLE_SQUARE)
+    assert v.legal and v.placements[0].fallback
+
+
+def test_an_unknown_ruins_rule_is_refused():
+    with pytest.raises(RefereeError, match="ruins rule"):
+        check_season(Board.blank("A"), Board.blank("A"), [], ruins_rule="house")
 
 
 def test_ruins_requirement_waits_over_an_ambush():

@@ -93,3 +93,38 @@ def test_runs_as_a_command(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["legal"] is True
+
+
+def test_ruins_rule_option(tmp_path, capsys):
+    # every ruins space of side A drawn on: Farmland after Outpost Ruins can cover none, and is drawn elsewhere
+    ruins = [(1, 5), (2, 1), (2, 9), (8, 1), (8, 9), (9, 5)]
+    before = Board.blank("A").draw(ruins, Terrain.VILLAGE)
+    shape = write(tmp_path, "shape.json", before.draw([(5, 0), (6, 0)], Terrain.FARM))
+    square = write(tmp_path, "square.json", before.draw([(5, 0)], Terrain.WATER))
+    start = write(tmp_path, "before.json", before)
+    args = ["check-season", start]
+    # default: normal placement rules apply (the rules as given)
+    assert main([*args, shape, "--cards", "06,08", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["legal"] is True
+    assert main([*args, shape, "--cards", "06,08", "--ruins-rule", "normal", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["legal"] is True
+    assert main([*args, square, "--cards", "06,08", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["legal"] is False
+    # the printed rulebook: a single square of any terrain, and the shape elsewhere breaks it
+    assert main([*args, square, "--cards", "06,08", "--ruins-rule", "single_square", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["legal"] is True and out["placements"][0]["fallback"] is True
+    assert main([*args, shape, "--cards", "06,08", "--ruins-rule", "single_square", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [p["code"] for p in out["problems"]] == ["ruins_not_covered"]
+    assert all(list(p) == ["code", "cells", "message"] for p in out["problems"])
+    with pytest.raises(SystemExit) as exc:
+        main([*args, shape, "--cards", "06,08", "--ruins-rule", "house"])
+    assert exc.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
+def test_help_documents_the_ruins_rule(capsys):
+    with pytest.raises(SystemExit):
+        main(["check-season", "--help"])
+    out = capsys.readouterr().out
+    assert "--ruins-rule {normal,single_square}" in out and "printed rulebook" in out

@@ -1,23 +1,27 @@
 """The referee over seasons played legally at random (the session engine deals, each card is drawn at a random
 legal place): every one is judged legal with its coins counted right, and a slip of one cell is caught and
-pointed at. The full 10,000-season figures are in bench/README.md (`python -m bench.bench_referee`)."""
+pointed at. Under either ruins rule a table can play (`Setup.ruins_rule`): the seasons are played and judged by
+the same one. The full 10,000-season figures are in bench/README.md (`python -m bench.bench_referee`)."""
 
 from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.cartographers.board import RUINS_NORMAL, RUINS_RULES, RUINS_SINGLE_SQUARE
 from companion.cartographers.referee import check_season
 from companion.cartographers.simulate import change_one_cell, play_game
 
 
-def test_seeded_seasons_are_legal_with_their_coins():
+@pytest.mark.parametrize("rule", RUINS_RULES)
+def test_seeded_seasons_are_legal_with_their_coins(rule):
     seasons = 0
     for seed in range(30):
-        for s in play_game(seed, solo=seed % 6 == 0):
-            v = check_season(s.before, s.after, s.cards, solo=s.solo)
+        for s in play_game(seed, solo=seed % 6 == 0, ruins_rule=rule):
+            v = check_season(s.before, s.after, s.cards, solo=s.solo, ruins_rule=rule)
             assert v.legal, (seed, s.season, s.cards, [p.message for p in v.problems])
             assert v.coins_from_shapes == s.coins_from_shapes, (seed, s.season)
             # every new cell is explained exactly once
@@ -28,20 +32,21 @@ def test_seeded_seasons_are_legal_with_their_coins():
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(10**6, 10**9), st.booleans())
-def test_any_seed_plays_legal_seasons(seed, solo):
-    for s in play_game(seed, solo=solo):
-        v = check_season(s.before, s.after, s.cards, solo=s.solo)
+@given(st.integers(10**6, 10**9), st.booleans(), st.sampled_from(RUINS_RULES))
+def test_any_seed_plays_legal_seasons(seed, solo, rule):
+    for s in play_game(seed, solo=solo, ruins_rule=rule):
+        v = check_season(s.before, s.after, s.cards, solo=s.solo, ruins_rule=rule)
         assert v.legal and v.coins_from_shapes == s.coins_from_shapes
 
 
-def test_one_changed_cell_is_caught_and_pointed_at():
+@pytest.mark.parametrize("rule", RUINS_RULES)
+def test_one_changed_cell_is_caught_and_pointed_at(rule):
     total = caught = 0
     for seed in range(20):
         rng = random.Random(f"slip/{seed}")
-        for s in play_game(seed, solo=seed % 6 == 0):
+        for s in play_game(seed, solo=seed % 6 == 0, ruins_rule=rule):
             after, cell = change_one_cell(rng, s.after)
-            v = check_season(s.before, after, s.cards, solo=s.solo)
+            v = check_season(s.before, after, s.cards, solo=s.solo, ruins_rule=rule)
             total += 1
             caught += (not v.legal) and cell in v.problem_cells
     assert total == 80
@@ -58,7 +63,7 @@ def test_solo_seasons_the_held_out_benchmark_once_failed():
         assert v.legal and v.coins_from_shapes == s.coins_from_shapes, (seed, [p.message for p in v.problems])
 
 
-def replay_is_legal(before, verdict, cards, solo):
+def replay_is_legal(before, verdict, cards, solo, rule=RUINS_NORMAL):
     """An independent check of the referee's explanation with board.py's own rules: replay the placements in
     card order and check each one was a legal drawing at its moment."""
     from companion.cartographers.board import fallback_needed, legal_placements
@@ -93,11 +98,13 @@ def replay_is_legal(before, verdict, cards, solo):
             options = [o.cells for o in card.options]
             if d.fallback:
                 assert len(d.cells) == 1 and not d.coin
-                assert fallback_needed(board, options, ruins_required=step.ruins_required)
-                assert d.terrain in (DRAWABLE if step.ruins_required else card.terrains)
+                assert fallback_needed(board, options, ruins_required=step.ruins_required, ruins_rule=rule)
+                single_square = step.ruins_required and rule == RUINS_SINGLE_SQUARE
+                assert d.terrain in (DRAWABLE if single_square else card.terrains)
             else:
                 found = {frozenset(p.cells): p.option
-                         for p in legal_placements(board, options, ruins_required=step.ruins_required)}
+                         for p in legal_placements(board, options, ruins_required=step.ruins_required,
+                                                   ruins_rule=rule)}
                 assert frozenset(d.cells) in found and d.terrain in card.terrains
                 assert d.coin == card.options[found[frozenset(d.cells)]].coin
         if d:
@@ -105,9 +112,22 @@ def replay_is_legal(before, verdict, cards, solo):
     return board
 
 
-def test_every_explanation_is_a_legal_play_by_the_board_rules():
+@pytest.mark.parametrize("rule", RUINS_RULES)
+def test_every_explanation_is_a_legal_play_by_the_board_rules(rule):
     for seed in range(40, 52):
-        for s in play_game(seed, solo=seed % 6 == 0):
-            v = check_season(s.before, s.after, s.cards, solo=s.solo)
+        for s in play_game(seed, solo=seed % 6 == 0, ruins_rule=rule):
+            v = check_season(s.before, s.after, s.cards, solo=s.solo, ruins_rule=rule)
             assert v.legal
-            assert replay_is_legal(s.before, v, s.cards, s.solo).grid == s.after.grid
+            assert replay_is_legal(s.before, v, s.cards, s.solo, rule).grid == s.after.grid
+
+
+def test_the_rules_differ_on_seeded_seasons():
+    """The two rules are really exercised: some seeded season played by one is judged not legal by the other
+    (a shape beside the ruins, or a single square of another terrain)."""
+    differ = {RUINS_NORMAL: 0, RUINS_SINGLE_SQUARE: 0}
+    for seed in range(30):
+        for played, judged in ((RUINS_NORMAL, RUINS_SINGLE_SQUARE), (RUINS_SINGLE_SQUARE, RUINS_NORMAL)):
+            for s in play_game(seed, solo=seed % 6 == 0, ruins_rule=played):
+                v = check_season(s.before, s.after, s.cards, solo=s.solo, ruins_rule=judged)
+                differ[played] += not v.legal
+    assert differ[RUINS_NORMAL] and differ[RUINS_SINGLE_SQUARE], differ

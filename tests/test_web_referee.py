@@ -6,9 +6,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import replace
 from functools import cache
 
-from companion.cartographers.board import Board
+from companion.cartographers.board import RUINS_SINGLE_SQUARE, Board
 from companion.cartographers.simulate import play_table
 from companion.cartographers.terrain import Terrain
 from tests.conftest import csrf_token
@@ -160,3 +161,17 @@ def test_the_panel_says_when_the_coins_can_be_read_two_ways(app):
         html = render_template("carto/_referee.html", referee=referee, photo_coins=None, entry={"coins": 4})
     assert 'id="referee-coin-range"' in html and "2 to 3 coins" in html
     assert "referee-coins-saved" not in html
+
+
+def test_the_player_page_judges_by_the_tables_ruins_rule(app, client):
+    # seed 0, side A: in season 4 no shape could cover a ruins space; the players drew their shapes elsewhere
+    # (normal placement rules, the default). A table playing the printed rulebook is told it asked for one square.
+    played = play_table(0, players=2, seasons=4, side="A")
+    fine = store_game(app, played.setup, played.events)
+    html = client.get(f"/t/{fine}/player/0", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert 'id="referee-ok"' in html
+    strict = store_game(app, replace(played.setup, ruins_rule=RUINS_SINGLE_SQUARE), played.events)
+    html = client.get(f"/t/{strict}/player/0", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert 'id="referee-bad"' in html and "calls for a single square of any terrain" in html
+    tr = client.get(f"/t/{strict}/player/0", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    assert "herhangi bir araziden tek bir kare" in tr

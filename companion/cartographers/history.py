@@ -2,8 +2,8 @@
 
 The session engine keeps only the current season's turns; the history replays the stored events once and keeps,
 per season, the cards revealed in order and each player's last saved map (and whether it was saved after the
-season ended, i.e. complete). From that the referee checks a season: the map before is the player's last map of
-an earlier season (a blank sheet at first), the cards are those revealed since.
+season ended, i.e. complete). From that the referee checks a season by the table's ruins rule: the map before is
+the player's last map of an earlier season (a blank sheet at first), the cards are those revealed since.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ class GameHistory:
         cards = self.cards_since(since, season)
         try:
             verdict = check_season(before, after, cards, solo=self.game.setup.solo,
-                                   unique_cards=since == season - 1)
+                                   unique_cards=since == season - 1, ruins_rule=self.game.setup.ruins_rule)
         except RefereeError:
             return None  # a card the referee does not know (an expansion's): nothing to say rather than a guess
         return SeasonCheck(season, since, tuple(cards), verdict, new_mountain_coins(before, after))

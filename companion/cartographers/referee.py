@@ -18,6 +18,11 @@ broken (a 1×1 where a shape fitted, ruins not covered), and cells may be left u
 costs one. Iterative deepening finds the cheapest repair, so the problems name the fewest cells that would have
 to change for the map to be explained.
 
+The table's ruins rule (`Setup.ruins_rule`, board.py) decides what a skipped ruins requirement allows: under
+`normal` (the rules we were given, the default) the card's shapes in its terrains anywhere they fit, with the 1×1
+fallback in its terrains only when no shape fits at all; under `single_square` (the printed rulebook) only a
+single 1×1 square of any terrain.
+
 Everything works on 121-bit masks (bit r * 11 + c), which keeps a legal season's check to a few milliseconds.
 """
 
@@ -28,7 +33,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, NamedTuple
 
-from .board import ALL_CELLS, Board, N, translations
+from .board import ALL_CELLS, RUINS_NORMAL, RUINS_RULES, RUINS_SINGLE_SQUARE, Board, N, translations
 from .data import AMBUSH_BY_ID, EXPLORE_BY_ID, MAPS
 from .shapes import Cell, Shape, is_king_connected, is_orthogonally_connected, orientations
 from .solo import solo_ambush
@@ -120,6 +125,9 @@ class Problem:
     cells: tuple[Cell, ...]
     card: str | None
     message: str
+    # ruins_not_covered under the printed rulebook when no shape could cover ruins: the card called for a single
+    # 1×1 square of any terrain instead (the page words it so); not part of the JSON contract
+    single_square: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """The CLI's JSON contract: code, cells, message (the likely card is named in the message)."""
@@ -254,7 +262,7 @@ class _Offer:
     max_size: int
 
 
-def _offer(step: Step) -> _Offer:
+def _offer(step: Step, ruins_rule: str) -> _Offer:
     if step.kind == "ambush":
         shape = AMBUSH_BY_ID[step.card.removeprefix(AMBUSH_PREFIX)].shape
         return _Offer(step, (Terrain.MONSTER,), (_Option(_shape_index(shape), False),), (Terrain.MONSTER,), 1,
@@ -263,7 +271,8 @@ def _offer(step: Step) -> _Offer:
     options = tuple(_Option(_shape_index(o.cells), o.coin) for o in card.options)
     if step.kind == "rift":
         return _Offer(step, tuple(DRAWABLE), options, (), 1, 1)
-    fallback = tuple(DRAWABLE) if step.ruins_required else card.terrains
+    # the printed rulebook's single square after a Ruins card is of any terrain; otherwise the card's terrains
+    fallback = tuple(DRAWABLE) if step.ruins_required and ruins_rule == RUINS_SINGLE_SQUARE else card.terrains
     return _Offer(step, card.terrains, options, fallback, 1, max(o.index.size for o in options))
 
 
@@ -286,20 +295,21 @@ class _NodeLimit(Exception):
 
 class _Search:
     def __init__(self, side: str, before_filled: int, new: dict[Terrain, int], steps: Sequence[Step], solo: bool,
-                 grid: tuple[tuple[Terrain, ...], ...]):
+                 grid: tuple[tuple[Terrain, ...], ...], ruins_rule: str = RUINS_NORMAL):
         self.side = side
+        self.ruins_rule = ruins_rule
         self.before_filled = before_filled
         self.new = new
         self.new_all = 0
         for m in new.values():
             self.new_all |= m
-        self.offers = [_offer(s) for s in steps]
+        self.offers = [_offer(s, ruins_rule) for s in steps]
         self.solo = solo
         self.grid = grid
         self.ruins = _ruins_mask(side)
         self.memo: dict[tuple[int, int], tuple[int, bool]] = {}
         self.choice: dict[tuple[int, int], _Piece] = {}
-        self.fits_cache: dict[tuple[int, int], bool] = {}
+        self.fits_cache: dict[tuple[int, int, bool], bool] = {}
         self.solo_cache: dict[tuple[int, int], int | None] = {}
         self.near_cache: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
         self.nodes = 0
@@ -393,12 +403,21 @@ class _Search:
 
     # -- what fitted at a moment ----------------------------------------------------------------------------
     def option_fits(self, i: int, filled: int) -> bool:
-        """Could one of step i's options be drawn on this map (covering an unfilled ruins space if required)?"""
-        key = (i, filled)
+        """Could one of step i's options be drawn on this map, so that a 1×1 fallback is not allowed? After a
+        Ruins card the printed rulebook asks for one covering an unfilled ruins space; the rules we were given
+        fall back to normal placement, so any place counts."""
+        need_ruins = self.offers[i].step.ruins_required and self.ruins_rule == RUINS_SINGLE_SQUARE
+        return self._fits(i, filled, need_ruins)
+
+    def ruins_coverable(self, i: int, filled: int) -> bool:
+        """Could one of step i's options cover an unfilled ruins space on this map (the ruins requirement holds)?"""
+        return self._fits(i, filled, True)
+
+    def _fits(self, i: int, filled: int, need_ruins: bool) -> bool:
+        key = (i, filled, need_ruins)
         hit = self.fits_cache.get(key)
         if hit is None:
             offer = self.offers[i]
-            need_ruins = offer.step.ruins_required
             hit = False
             if offer.step.kind == "rift":
                 hit = bool(self.ruins & ~filled) if need_ruins else bool(ALL_MASK & ~filled)
@@ -456,7 +475,8 @@ class _Search:
                 yield _Piece(0, None, False, False, 1, "missing_drawing")
             return
 
-        need_ruins = step.ruins_required
+        # a shape must cover ruins after a Ruins card; when none could, the rules we were given allow it anywhere
+        need_ruins = step.ruins_required and (self.ruins_rule == RUINS_SINGLE_SQUARE or self.ruins_coverable(i, filled))
         for option in offer.options:
             for t in (offer.terrains if not budget else DRAWABLE):
                 wrong = 0 if t in offer.terrains else 1
@@ -635,12 +655,15 @@ class _Search:
 # -- the referee -------------------------------------------------------------------------------------------------
 
 def check_season(before: Board, after: Board, cards: Sequence[str], *, solo: bool = False,
-                 unique_cards: bool = True) -> Verdict:
+                 unique_cards: bool = True, ruins_rule: str = RUINS_NORMAL) -> Verdict:
     """Explain the season's new cells as the drawings of `cards` (revealed in this order).
 
     `solo` places ambush monsters by the solo corner walk (exactly there, or no monster when it fits nowhere);
-    otherwise a neighbour draws them anywhere legal, with the 1×1 fallback.
+    otherwise a neighbour draws them anywhere legal, with the 1×1 fallback. `ruins_rule` is the table's
+    (`Setup.ruins_rule`): what a Ruins card allows when no shape can cover a ruins space.
     """
+    if ruins_rule not in RUINS_RULES:
+        raise RefereeError(f"unknown ruins rule {str(ruins_rule)[:20]!r} (expected one of: {', '.join(RUINS_RULES)})")
     if before.side != after.side:
         raise RefereeError(f"the maps are of different sides ({before.side} before, {after.side} after)")
     steps = season_steps(cards, unique=unique_cards)
@@ -660,7 +683,7 @@ def check_season(before: Board, after: Board, cards: Sequence[str], *, solo: boo
         what = "erased" if now is Terrain.EMPTY else f"changed to {now.value}"
         problems.append(Problem("changed_cell", (cell,), None,
                                 f"{_where(cell)}: {was.value} drawn before this season was {what}"))
-    search = _Search(after.side, before_filled, new, steps, solo, after.grid)
+    search = _Search(after.side, before_filled, new, steps, solo, after.grid, ruins_rule)
     try:
         cost = -1
         for budget in range(MAX_REPAIR + 1):
@@ -681,7 +704,8 @@ def check_season(before: Board, after: Board, cards: Sequence[str], *, solo: boo
 def _report(search: _Search, after: Board, problems: list[Problem], cost: int) -> Verdict:
     drawings: list[Drawing] = []
     placed = 0
-    for step, piece in search.path():
+    for i, (step, piece) in enumerate(search.path()):
+        filled = search.before_filled | placed  # the map at the moment of this drawing
         placed |= piece.mask
         name = card_name(step.card)
         if piece.terrain is None:
@@ -706,6 +730,12 @@ def _report(search: _Search, after: Board, problems: list[Problem], cost: int) -
         if piece.rule == "fallback_not_allowed":
             problems.append(Problem("fallback_not_allowed", _cells(piece.mask), step.card,
                                     f"{name}: a 1×1 square is drawn only when no shape fits, and one still fitted"))
+        elif piece.rule == "ruins_not_covered" and not search.ruins_coverable(i, filled):
+            # only under the printed rulebook: no shape could cover ruins, so the card called for one square
+            problems.append(Problem("ruins_not_covered", _cells(piece.mask), step.card,
+                                    f"{name}: no shape could cover a ruins space, so the ruins rule in play (the "
+                                    "printed rulebook's) calls for a single 1×1 square of any terrain instead",
+                                    single_square=True))
         elif piece.rule == "ruins_not_covered":
             problems.append(Problem("ruins_not_covered", _cells(piece.mask), step.card,
                                     f"{name} had to cover a ruins space, and it could"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from .board import BoardError, new_mountain_coins
+from .board import RUINS_NORMAL, RUINS_RULES, BoardError, new_mountain_coins
 from .cli import fail, load_map
 from .referee import RefereeError, card_name, check_season
 
@@ -17,6 +17,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cards", required=True,
                    help="the season's revealed cards in order, comma-separated: 07,05,12,ambush-02,…")
     p.add_argument("--solo", action="store_true", help="solo game: ambush monsters by the corner walk")
+    p.add_argument("--ruins-rule", choices=RUINS_RULES, default=RUINS_NORMAL,
+                   help="what a Ruins card allows when no shape can cover a ruins space: 'normal' (default, the "
+                        "rules as given: normal placement rules apply) or 'single_square' (the printed rulebook: "
+                        "a single 1×1 square of any terrain)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_check_season)
 
@@ -28,7 +32,7 @@ def cmd_check_season(args: argparse.Namespace) -> int:
     try:
         before, coins_before = load_map(args.before)
         after, coins_after = load_map(args.after)
-        verdict = check_season(before, after, cards, solo=args.solo)
+        verdict = check_season(before, after, cards, solo=args.solo, ruins_rule=args.ruins_rule)
     except (BoardError, RefereeError) as exc:
         return fail(str(exc))
     if args.json:

@@ -43,6 +43,9 @@ def problem_message(p: Problem) -> str:
     if p.code == "fallback_not_allowed":
         return _("%(card)s: a single square (%(cells)s) is drawn only when no shape fits, and a shape still "
                  "fitted.", card=card, cells=cells)
+    if p.code == "ruins_not_covered" and p.single_square:
+        return _("%(card)s: no shape could cover a ruins space, so this table's ruins rule (the printed rulebook) "
+                 "calls for a single square of any terrain instead.", card=card)
     if p.code == "ruins_not_covered":
         return _("%(card)s: after a Ruins card the shape had to cover a ruins space, and it could.", card=card)
     if p.code == "changed_cell":
