@@ -102,7 +102,9 @@ def rename_groups(token: Any, body: dict[str, Any]) -> dict[str, Any]:
             raise UserError(400, "bad_names", _("Tell which terrain each group is."))
         names[int(k)] = str(v)
     kept.names.update(names)
-    return reading_to_dict(_read(kept.data, kept.side, kept.names), str(token))
+    from .phototurn import oriented  # the way up the player chose stays
+
+    return reading_to_dict(oriented(kept, _read(kept.data, kept.side, kept.names)), str(token))
 
 
 def _suffix(data: bytes) -> str:
