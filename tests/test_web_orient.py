@@ -3,6 +3,8 @@ is read again a half turn round from the kept photo, and the answer stays for la
 
 from __future__ import annotations
 
+import json
+
 import cv2
 import numpy as np
 import pytest
@@ -33,7 +35,7 @@ def photo() -> bytes:
     return unsure_photo()
 
 
-def test_no_turns_the_kept_photo_a_half_round_and_later_taps_keep_it(client, photo):
+def test_no_turns_the_kept_photo_a_half_round_and_later_taps_keep_it(app, client, photo, tmp_path):
     first = upload(client, photo).get_json()
     assert first["orientation_unsure"] is True and first["side"] == "A"
     token = first["photo_token"]
@@ -48,6 +50,11 @@ def test_no_turns_the_kept_photo_a_half_round_and_later_taps_keep_it(client, pho
     g = turned["groups"][0]
     again = post(client, f"/api/photo/{token}/names", {"names": {str(g["id"]): g["name"]}}).get_json()
     assert again["orientation_unsure"] is False and again["grid"] == turned["grid"]
+    # kept (opt-in) with the turned grid, and saying so: the photo itself is stored as taken
+    app.instance_path = str(tmp_path / "instance")
+    name = post(client, f"/api/photo/{token}/keep", {"side": "A", "grid": turned["grid"]}).get_json()["kept"]
+    saved = json.loads((tmp_path / "instance" / "kept-photos" / f"{name}.json").read_text())
+    assert saved["turned"] is True and saved["grid"] == turned["grid"]
 
 
 def test_yes_is_remembered_without_turning(client, photo):

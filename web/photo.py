@@ -132,7 +132,8 @@ def keep_photo(token: Any, body: dict[str, Any]) -> dict[str, Any]:
     name = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
     (folder / (name + _suffix(kept.data))).write_bytes(kept.data)
     (folder / (name + ".json")).write_text(json.dumps({"side": side, "grid": grid, "source": "player",
-                                                       "names": {str(k): v for k, v in kept.names.items()}}))
+                                                       "names": {str(k): v for k, v in kept.names.items()},
+                                                       "turned": bool(kept.turned)}))  # "not the top": grid turned
     return {"kept": name}
 
 
