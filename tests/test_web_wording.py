@@ -244,6 +244,38 @@ def test_the_invitation_folds_away_once_a_second_phone_opens_the_table(app):
     assert act(host, code, token, "undo", version + 1).get_json()["code"] == "nothing_to_undo"
 
 
+def test_the_knarr_invitation_stays_on_top_until_a_second_phone_opens_the_table(app):
+    host, other = app.test_client(), app.test_client()
+    code, token = new_knarr(host)
+    assert knarr_act(host, code, token, {"action": "gain", "player": 0, "vp": 2}).status_code == 200
+    page = host.get(f"/t/{code}").get_data(as_text=True)
+    # a first move is no join: the host's invitation is still first and open
+    assert "data-top" in page and page.index('id="join-panel"') < page.index('id="table"')
+    assert [e["type"] for e in stored(app, code).events] == ["gain"]
+    other.get(f"/t/{code}")
+    assert [e["type"] for e in stored(app, code).events] == ["gain", "joined"]
+    other.get(f"/t/{code}")
+    host.get(f"/t/{code}")
+    assert len(stored(app, code).events) == 2  # noted once, and the host's own visits are not a join
+    page = host.get(f"/t/{code}").get_data(as_text=True)
+    assert "data-top" not in page and page.index('id="join-panel"') > page.index('id="table"')
+    assert 'data-joined="1"' in page  # the polled fragment tells the page to fold the invitation away
+    # the host's end turn, sent with the version seen before the join, is not refused for that note
+    moves = re.search(r'name="moves" value="([0-9a-f]+)"', page).group(1)
+    r = knarr_act(host, code, token, {"action": "end_turn", "player": 0, "version": 1, "moves": moves})
+    assert r.status_code == 200
+    # but an end turn that did not see another phone's move still is
+    r = knarr_act(host, code, token, {"action": "end_turn", "player": 1, "version": 2, "moves": moves})
+    assert r.status_code == 409 and r.get_json()["code"] == "stale"
+    # undo takes back the moves and keeps the note; the note itself is never undone
+    for _ in range(2):
+        version = stored(app, code).version
+        assert knarr_act(host, code, token, {"action": "undo", "version": version}).status_code == 200
+    assert [e["type"] for e in stored(app, code).events] == ["joined"]
+    version = stored(app, code).version
+    assert knarr_act(host, code, token, {"action": "undo", "version": version}).get_json()["code"] == "nothing_to_undo"
+
+
 def test_a_drawn_viking_card_reads_as_a_thing_not_an_action():
     from companion.knarr.messages import render
 
@@ -275,12 +307,3 @@ def test_a_bad_map_is_explained_in_the_page_language(app, client, headers, words
     r = client.post(f"/t/{code}/action", json={"action": "map", "player": 0, "grid": grid},
                     headers={"X-CSRF-Token": token, "Accept": "application/json", **headers})
     assert r.status_code == 400 and r.get_json()["error"] == words
-
-
-def test_a_new_knarr_table_shows_its_invitation_first(app, client):
-    code, token = new_knarr(client, names=("Ayşe", "Bora"))
-    html = client.get(f"/t/{code}").get_data(as_text=True)
-    assert html.index('id="join-panel"') < html.index('id="table"') and "data-until=start" in html
-    knarr_act(client, code, token, {"action": "end_turn", "player": 0, "version": 0})
-    html = client.get(f"/t/{code}").get_data(as_text=True)
-    assert html.index('id="join-panel"') > html.index('id="table"') and "data-top" not in html

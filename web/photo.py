@@ -102,7 +102,9 @@ def rename_groups(token: Any, body: dict[str, Any]) -> dict[str, Any]:
             raise UserError(400, "bad_names", _("Tell which terrain each group is."))
         names[int(k)] = str(v)
     kept.names.update(names)
-    return reading_to_dict(_read(kept.data, kept.side, kept.names), str(token))
+    from .phototurn import oriented  # the way up the player chose stays
+
+    return reading_to_dict(oriented(kept, _read(kept.data, kept.side, kept.names)), str(token))
 
 
 def _suffix(data: bytes) -> str:
@@ -130,7 +132,8 @@ def keep_photo(token: Any, body: dict[str, Any]) -> dict[str, Any]:
     name = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
     (folder / (name + _suffix(kept.data))).write_bytes(kept.data)
     (folder / (name + ".json")).write_text(json.dumps({"side": side, "grid": grid, "source": "player",
-                                                       "names": {str(k): v for k, v in kept.names.items()}}))
+                                                       "names": {str(k): v for k, v in kept.names.items()},
+                                                       "turned": bool(kept.turned)}))  # "not the top": grid turned
     return {"kept": name}
 
 

@@ -26,6 +26,7 @@ class Kept:
     side: str | None
     stored: float
     names: dict[int, str]
+    turned: bool | None = None  # "Is this the top of your sheet?": None = not answered (web.phototurn)
 
 
 class PhotoStore:

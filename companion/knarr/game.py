@@ -19,6 +19,8 @@ Event types (all plain JSON dicts; an optional "meta" dict is stored but ignored
 - ``claim_seat`` (player, holder, optional ``"takeover": true``) and ``release_seat`` (player, holder):
   which phone holds a seat (private hands). They change no rule state, and undo skips them: undo
   always takes back the last *move*, keeping the seat claims made since.
+- ``{"type": "joined"}``: a second phone opened the table (so the host's invitation can fold away). A note,
+  not a move: it changes no rule state and undo skips it like a seat claim (the web app records it once).
 """
 
 from __future__ import annotations
@@ -59,7 +61,8 @@ from .turn import RULE_EVENTS, Rules, TurnState, can_end_turn, legal_moves
 
 GAIN_FIELDS: tuple[str, ...] = ("vp", "reputation", "recruit", "bracelet")
 SEAT_EVENTS: tuple[str, ...] = ("claim_seat", "release_seat")
-EVENT_TYPES: tuple[str, ...] = ("gain", "end_turn", *RULE_EVENTS, *SEAT_EVENTS)
+NOTE_EVENTS: tuple[str, ...] = (*SEAT_EVENTS, "joined")  # recorded, but no move: undo skips them
+EVENT_TYPES: tuple[str, ...] = ("gain", "end_turn", *RULE_EVENTS, *NOTE_EVENTS)
 _EVENT_FIELDS: Mapping[str, frozenset[str]] = {
     "gain": frozenset({"player", *GAIN_FIELDS}),
     "end_turn": frozenset({"player"}),
@@ -72,8 +75,9 @@ _EVENT_FIELDS: Mapping[str, frozenset[str]] = {
     "discard_vikings": frozenset({"player", "cards"}),
     "claim_seat": frozenset({"player", "holder", "takeover"}),
     "release_seat": frozenset({"player", "holder"}),
+    "joined": frozenset(),
 }
-_NEEDS_PLAYER = frozenset(t for t in EVENT_TYPES if t != "end_turn")
+_NEEDS_PLAYER = frozenset(t for t in EVENT_TYPES if t not in ("end_turn", "joined"))
 MAX_HOLDER_LENGTH = 64
 _COMMON_FIELDS = frozenset({"type", "meta", "seq"})
 FORMAT_VERSION = 1
@@ -110,6 +114,7 @@ class GameState:
     deck: DeckState | None = None
     turn_state: TurnState = TurnState()
     seats: tuple[str | None, ...] = ()  # the phone holding each seat (an opaque id), None = free
+    joined: bool = False  # a second phone has opened the table (the host's invitation folds away)
 
 
 def _is_int(value: object) -> bool:
@@ -303,6 +308,8 @@ def _apply_clean(setup: KnarrSetup, state: GameState,
     kind = clean["type"]
     if kind in SEAT_EVENTS:  # phones may still change hands after the game (to see the final table)
         return _apply_seat(setup, state, clean, notices), notices
+    if kind == "joined":  # a note for the page, also after the game
+        return replace(state, joined=True), notices
     if state.finished:
         raise KnarrError("game_over")
     if kind == "gain":
@@ -331,7 +338,7 @@ def end_turn(player: int | None = None) -> dict[str, Any]:
 def describe_event(setup: KnarrSetup, before: GameState, event: Mapping[str, Any]) -> dict[str, str]:
     """One history line in both languages; `before` is the state the event was applied to."""
     kind = event["type"]
-    seat = before.active if kind == "end_turn" else event.get("player", before.active)
+    seat = before.active if kind in ("end_turn", "joined") else event.get("player", before.active)
     params: dict[str, Any] = {"player": seat, "name": setup.players[seat].name}
     if kind == "gain":
         params["deltas"] = {k: event[k] for k in GAIN_FIELDS if event.get(k)}
@@ -424,7 +431,7 @@ class KnarrGame:
         """
         if seq is not None and seq != len(self._events):
             raise KnarrError("stale_event", expected=len(self._events), got=seq)
-        moves = [i for i, e in enumerate(self._events) if e["type"] not in SEAT_EVENTS]
+        moves = [i for i, e in enumerate(self._events) if e["type"] not in NOTE_EVENTS]
         if not _is_int(count) or count < 1 or count > len(moves):
             raise KnarrError("nothing_to_undo")
         removed: list[dict[str, Any]] = []
@@ -434,7 +441,7 @@ class KnarrGame:
             del self._events[index:]
             del self._states[index + 1:]
             del self._notices[index + 1:]
-            for event in later:  # only seat events: they replay on the earlier state unchanged
+            for event in later:  # only notes (seat claims, a phone joined): they replay on the earlier state unchanged
                 self._record(event)
         return removed
 
@@ -443,7 +450,7 @@ class KnarrGame:
         return legal_moves(self.setup, self.state)
 
     def can_undo(self) -> bool:
-        return any(e["type"] not in SEAT_EVENTS for e in self._events)
+        return any(e["type"] not in NOTE_EVENTS for e in self._events)
 
     # --- storage ---
     def save(self) -> dict[str, Any]:
@@ -537,9 +544,10 @@ class KnarrGame:
             "notices": self.notices,
             "event_count": len(self._events),
             "can_undo": self.can_undo(),
-            "last_event": next((h for h in history if h["event"]["type"] not in SEAT_EVENTS), None),
+            "last_event": next((h for h in history if h["event"]["type"] not in NOTE_EVENTS), None),
             "history": history,
             "deck": None if state.deck is None else state.deck.to_dict(),
             "turn_state": state.turn_state.to_dict(),
             "seats": list(state.seats),
+            "joined": state.joined,
         }

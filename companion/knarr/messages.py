@@ -193,6 +193,10 @@ TEMPLATES: Mapping[str, Mapping[str, str]] = {
         "en": "A phone gave up {name}'s seat.",
         "tr": "Bir telefon {name} oyuncusunun yerini bıraktı.",
     },
+    "event_joined": {
+        "en": "Another phone opened the table.",
+        "tr": "Masayı başka bir telefon açtı.",
+    },
     # --- the rules of a virtual-deck turn (turn.py) ---
     "waiting_for_discard": {
         "en": "First {names} must discard 1 Viking (the deck and the discard pile are empty).",

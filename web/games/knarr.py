@@ -6,6 +6,8 @@ and history with both texts), so this adapter only picks the page language.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -107,6 +109,18 @@ class KnarrAdapter(Adapter):
         if held != self._holder():
             raise GameRuleError("seat_not_yours", _("%(name)s's seat is held by another phone.", name=name), 409)
 
+    def moves_digest(self, game: KnarrGame) -> str:
+        """Everything but "a phone joined": that note never makes a strict action stale (seat claims still do)."""
+        moves = [e for e in game.events if e.get("type") != "joined"]
+        return hashlib.sha256(json.dumps(moves, sort_keys=True).encode()).hexdigest()[:16]
+
+    def visit_events(self, game: KnarrGame, host: bool) -> list[dict[str, Any]] | None:
+        """A phone other than the host's opening the table is noted once, so the invitation folds away."""
+        if host or game.state.joined:
+            return None
+        game.apply({"type": "joined"})
+        return game.events
+
     def context(self, record: GameRecord, game: KnarrGame) -> dict[str, Any]:
         view = game.to_dict()
         names = ", ".join(view["players"][w]["name"] for w in view["winners"])
@@ -116,7 +130,7 @@ class KnarrAdapter(Adapter):
             mine = frozenset(i for i, h in enumerate(game.state.seats) if h == me)
             deck = deck_view(game, lang(), mine)
         return {"code": record.code, "version": record.version, "view": view, "lang_code": lang(),
-                "winner_names": names, "deck": deck}
+                "winner_names": names, "deck": deck, "moves": self.moves_digest(game)}
 
     def fragment(self, record: GameRecord, game: KnarrGame) -> str:
         return render_template("knarr/_table.html", **self.context(record, game))

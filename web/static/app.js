@@ -78,8 +78,7 @@
     open.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
     // the invitation sat on top until a second phone opened the table; then it folds away below the table
     var invite = document.getElementById('join-panel');
-    var joined = table.querySelector('[data-joined="1"]') || (invite && invite.dataset.until === 'start' && version > 0);
-    if (invite && invite.hasAttribute('data-top') && joined) {
+    if (invite && invite.hasAttribute('data-top') && table.querySelector('[data-joined="1"]')) {
       invite.removeAttribute('data-top');
       invite.classList.remove('top');
       invite.open = false;

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, Response, redirect, render_template, url_for
+from flask import Blueprint, Response, redirect, render_template, session, url_for
 from flask_babel import gettext as _
 
 from companion.knarr import KnarrError, new_setup
@@ -77,4 +77,6 @@ def create() -> Response:
         raise UserError(400, exc.code, exc.text(lang())) from None
     record = get_store().create("knarr", setup.to_dict())
     access.remember(record.code)  # the phone that starts a table is its first member
+    # this phone is the host: its invitation stays on top until another phone opens the table
+    session["hosted"] = [*session.get("hosted", [])[-9:], record.code]
     return redirect(url_for("tables.table", code=record.code), code=303)

@@ -16,7 +16,7 @@ from companion.cartographers.data import COIN_TRACK_LENGTH, SCORING_BY_ID
 from companion.cartographers.scoring import mountain_coins, score_season
 from companion.cartographers.sides import SideError, is_custom, normalise_side, side_layout
 
-from .. import photo, photoqueue
+from .. import photo, photoqueue, phototurn
 from ..errors import UserError
 from ..map_errors import map_error_message
 from ..mapdata import categories, page_data, scoring_cards
@@ -107,6 +107,12 @@ def api_photo():
 def api_photo_names(token: str):
     """One tap on "Which terrain is this?": re-read the kept photo with that group named."""
     return jsonify({**photo.rename_groups(token, json_body()), **photoqueue.queue_info()})
+
+
+@bp.post("/api/photo/<token>/turn")
+def api_photo_turn(token: str):
+    """The answer to "Is this the top of your sheet?" ({"turn": true} re-reads the kept photo a half turn round)."""
+    return jsonify({**phototurn.answer_top(token, json_body()), **photoqueue.queue_info()})
 
 
 @bp.post("/api/photo/<token>/keep")

@@ -1,0 +1,78 @@
+""""Is this the top of your sheet?" on the server: an unmarked side-A photo whose way up the reader cannot tell
+is read again a half turn round from the kept photo, and the answer stays for later "Which terrain?" taps."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from bench.synthphoto import PhotoSpec, make_photo
+from tests.test_web_teach import post, upload
+
+
+def unsure_photo() -> bytes:
+    """The game's own pad, side A, cropped to the grid: no coin track or margin labels tell its way up."""
+    p = make_photo(35, PhotoSpec(design="pad", style="marker", side="A", megapixels=1.5, marked=False, tilt_deg=5))
+    img = cv2.imdecode(np.frombuffer(p.data, np.uint8), cv2.IMREAD_COLOR)
+    (x0, y0), (x1, y1) = p.grid_corners.min(0), p.grid_corners.max(0)
+    pad = (x1 - x0) * 0.04
+    crop = img[int(max(0, y0 - pad)):int(y1 + pad), int(max(0, x0 - pad)):int(x1 + pad)]
+    crop = cv2.copyMakeBorder(crop, 60, 60, 60, 60, cv2.BORDER_CONSTANT, value=(235, 235, 235))
+    ok, buf = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return buf.tobytes()
+
+
+def half_turn(rows):
+    return [list(reversed(r)) for r in reversed(rows)]
+
+
+@pytest.fixture(scope="module")
+def photo() -> bytes:
+    return unsure_photo()
+
+
+def test_no_turns_the_kept_photo_a_half_round_and_later_taps_keep_it(app, client, photo, tmp_path):
+    first = upload(client, photo).get_json()
+    assert first["orientation_unsure"] is True and first["side"] == "A"
+    token = first["photo_token"]
+    r = post(client, f"/api/photo/{token}/turn", {"turn": True})
+    assert r.status_code == 200
+    turned = r.get_json()
+    assert turned["turned"] is True and turned["orientation_unsure"] is False
+    assert turned["grid"] == half_turn(first["grid"]) and turned["grid"] != first["grid"]
+    assert turned["confidence"] == half_turn(first["confidence"])
+    assert turned["photo_token"] == token and turned["overlay"].startswith("data:image/jpeg;base64,")
+    # a later "Which terrain is this?" tap re-reads the same photo and keeps it turned round
+    g = turned["groups"][0]
+    again = post(client, f"/api/photo/{token}/names", {"names": {str(g["id"]): g["name"]}}).get_json()
+    assert again["orientation_unsure"] is False and again["grid"] == turned["grid"]
+    # kept (opt-in) with the turned grid, and saying so: the photo itself is stored as taken
+    app.instance_path = str(tmp_path / "instance")
+    name = post(client, f"/api/photo/{token}/keep", {"side": "A", "grid": turned["grid"]}).get_json()["kept"]
+    saved = json.loads((tmp_path / "instance" / "kept-photos" / f"{name}.json").read_text())
+    assert saved["turned"] is True and saved["grid"] == turned["grid"]
+
+
+def test_yes_is_remembered_without_turning(client, photo):
+    first = upload(client, photo).get_json()
+    token = first["photo_token"]
+    r = post(client, f"/api/photo/{token}/turn", {"turn": False})
+    assert r.status_code == 200 and r.get_json()["turned"] is False
+    g = first["groups"][0]
+    again = post(client, f"/api/photo/{token}/names", {"names": {str(g["id"]): g["name"]}}).get_json()
+    assert again["orientation_unsure"] is False and again["grid"] == first["grid"]
+    bad = post(client, f"/api/photo/{token}/turn", {"turn": "maybe"})
+    assert bad.status_code == 400 and bad.get_json()["code"] == "bad_turn"
+
+
+@pytest.mark.parametrize("lang, words", [("en", "no longer on the server"), ("tr", "artık sunucuda değil")])
+def test_an_expired_photo_says_so_in_the_players_language(client, lang, words):
+    client.get(f"/lang/{lang}")
+    gone = post(client, "/api/photo/nope/turn", {"turn": True})
+    assert gone.status_code == 410
+    body = gone.get_json()
+    assert body["code"] == "photo_expired" and words in body["error"]

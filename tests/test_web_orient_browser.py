@@ -1,0 +1,62 @@
+""""Is this the top of your sheet?" end to end in headless Chromium at 360 px, in English and Turkish: an unmarked
+side-A photo whose way up the reader cannot tell is asked about first; "No" (by keyboard) shows the grid turned a
+half round from the photo kept on the server; "Yes" just hides the question."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_web_browser import SMALL_TARGETS_JS, no_horizontal_scroll
+from tests.test_web_orient import half_turn, unsure_photo
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def photo_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("orient") / "unsure.jpg"
+    path.write_bytes(unsure_photo())
+    return path
+
+
+def _grid(page) -> list[list[str]]:
+    return page.evaluate("window.Mapsmith.currentMap().grid")
+
+
+@pytest.mark.parametrize("locale, question, no", [("en-US", "Is this the top of your sheet?", "No, turn it round"),
+                                                  ("tr-TR", "Sayfanızın üstü burası mı?", "Hayır, çevir")])
+def test_no_turns_the_map_round_and_yes_hides_the_question(live_server, context_factory, photo_file,
+                                                           locale, question, no):
+    page = context_factory(locale=locale).new_page()
+    page.goto(live_server.url + "/score")
+    page.set_input_files("#photo-input", str(photo_file))
+    page.wait_for_selector("#orient:not(.hidden)", timeout=60_000)
+    assert page.inner_text("#orient-title") == question
+    # asked before anything else: the question has the focus, the rest of the review waits
+    assert page.evaluate("document.activeElement.id") == "orient-title"
+    assert not page.is_visible("#teach") and not page.is_visible("#photo-overlay")
+    assert page.get_attribute("#orient-image", "src").startswith("data:image/jpeg")
+    assert page.get_attribute("#orient-image", "alt")
+    assert page.get_attribute("#orient", "aria-labelledby") == "orient-title"
+    assert no_horizontal_scroll(page)
+    assert page.evaluate(SMALL_TARGETS_JS) == []
+    before = _grid(page)
+    # keyboard: Tab from the question to "Yes", again to "No", Enter
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "orient-no"
+    assert page.inner_text("#orient-no") == no
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#orient.hidden", state="attached", timeout=60_000)
+    assert _grid(page) == half_turn(before)
+    assert page.evaluate("window.Mapsmith.lastReading.orientation_unsure") is False
+    assert page.inner_text("#orient-status")  # announced (role=status)
+    assert page.is_visible("#photo-overlay")
+
+    # "Yes" on a second upload: the question goes, the grid stays as read
+    page.set_input_files("#photo-input", str(photo_file))
+    page.wait_for_selector("#orient:not(.hidden)", timeout=60_000)
+    before = _grid(page)
+    page.click("#orient-yes")
+    assert page.is_hidden("#orient") and _grid(page) == before
+    assert page.is_visible("#photo-overlay")

@@ -1,0 +1,66 @@
+/* "Is this the top of your sheet?": when the reader could not tell which way up an unmarked side-A sheet lies
+ * (`orientation_unsure`), the review asks once, before anything else, showing the straightened sheet.
+ * "Yes" hides the question (and tells the server, so later re-reads of this photo stay this way up);
+ * "No" asks the server to read the kept photo again a half turn round and shows that reading.
+ * Plain buttons, focus moved to the question and a role=status line: keyboard and screen readers work. */
+(function () {
+  'use strict';
+  var od = JSON.parse(document.getElementById('orient-data').textContent);
+  var panel = document.getElementById('orient');
+  var review = document.getElementById('photo-review');
+  var title = document.getElementById('orient-title');
+  var image = document.getElementById('orient-image');
+  var yes = document.getElementById('orient-yes');
+  var no = document.getElementById('orient-no');
+  var status = document.getElementById('orient-status');
+  var answered = {};  // photo token → true once the player answered for that photo
+  var token = null;
+
+  function say(text) { status.textContent = text; }
+  function busy(on) { yes.disabled = on; no.disabled = on; }
+
+  function hide() {
+    panel.classList.add('hidden');
+    if (review) review.classList.remove('asking-top');
+  }
+
+  function render(reading) {
+    token = reading.photo_token || null;
+    busy(false);
+    if (!reading.orientation_unsure || !token || answered[token]) { hide(); return; }
+    if (reading.overlay) { image.src = reading.overlay; image.classList.remove('hidden'); } else { image.classList.add('hidden'); }
+    say('');
+    panel.classList.remove('hidden');
+    if (review) review.classList.add('asking-top');  // the rest of the review waits for the answer
+    panel.scrollIntoView({ block: 'start' });
+    title.focus();
+  }
+
+  function post(turn) {
+    return window.Mapsmith.postJSON(od.turnUrl.replace('TOKEN', encodeURIComponent(token)), { turn: turn });
+  }
+
+  yes.addEventListener('click', function () {
+    if (!token) return;
+    answered[token] = true;
+    hide();
+    say(od.kept);
+    post(false).catch(function () {});  // only remembered for later taps; the page already shows this way up
+  });
+
+  no.addEventListener('click', function () {
+    if (!token) return;
+    var asked = token;
+    busy(true);
+    say(od.turning);
+    post(true).then(function (res) {
+      if (!res.ok) { busy(false); say(res.data.error || ('Error ' + res.status)); return; }
+      answered[asked] = true;
+      window.Mapsmith.applyReading(res.data);  // fires mapsmith:reading → render() hides the question
+      say(od.turned);
+    }).catch(function () { busy(false); say(od.network); });
+  });
+
+  document.addEventListener('mapsmith:reading', function (e) { render(e.detail || {}); });
+  if (window.Mapsmith && window.Mapsmith.lastReading) render(window.Mapsmith.lastReading);
+}());
