@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     m = kinds.add_parser("map", help="Cartographers map sheets (one page per copy, each with its own QR id)")
     m.add_argument("--side", default="A", type=normalise_side,
-                   help=f"{', '.join(SIDES)}, or a table's own side code (~Name~…) (default A)")
+                   help=f"map side (default A): {', '.join(SIDES)}, or a table's own side code (~Name~…)")
     _common(m)
     m.add_argument("--copies", type=int, default=1, help="number of sheets (default 1)")
     m.add_argument("--table", help="table code to put in every QR code (seats 1..N)")

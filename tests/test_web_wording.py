@@ -279,8 +279,8 @@ def test_the_knarr_invitation_stays_on_top_until_a_second_phone_opens_the_table(
 def test_a_drawn_viking_card_reads_as_a_thing_not_an_action():
     from companion.knarr.messages import render
 
-    tr = render("column_gains", "tr", {"colour": "red", "gain_counts": {"vp": 2, "card": 1}})
-    en = render("column_gains", "en", {"colour": "red", "gain_counts": {"vp": 2, "card": 1}})
+    params = {"name": "Ayşe", "colour": "red", "gain_counts": {"vp": 2, "card": 1}}
+    tr, en = render("column_gains", "tr", params), render("column_gains", "en", params)
     assert "1 × Viking kartı" in tr and "Çekme" not in tr
     assert "1 × Viking card" in en and "Draw a" not in en
 
