@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from skimage.feature import hog
 
 from companion.cartographers.data import GRID_SIZE
 from companion.cartographers.terrain import DRAWABLE as TERRAIN_DRAWABLE
+from vision.features import hog_cells
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, glare_legend, outline_ratios
 from vision.messages import Note
@@ -157,7 +157,7 @@ def shape_descriptor(ink: np.ndarray, keep: np.ndarray | None = None) -> np.ndar
     a = _normalise_extent(a)
     a = cv2.resize(a, (36, 36), interpolation=cv2.INTER_AREA)
     a = cv2.GaussianBlur(a, (0, 0), 1.0)
-    h = hog(a, orientations=9, pixels_per_cell=(6, 6), cells_per_block=(1, 1), feature_vector=True)
+    h = hog_cells(a)
     dens = cv2.resize(a, (6, 6), interpolation=cv2.INTER_AREA).ravel()
     h = h / max(np.linalg.norm(h), 1e-6)
     dens = dens / max(np.linalg.norm(dens), 1e-6)
