@@ -26,7 +26,7 @@ import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
 from companion.cartographers.terrain import DRAWABLE as TERRAIN_DRAWABLE
-from vision.features import hog_cells
+from vision.features import hog_cells, stroke_extent
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, glare_legend, outline_ratios
 from vision.messages import Note
@@ -133,11 +133,10 @@ def ruins_mask(shape: tuple[int, int], margin: float) -> np.ndarray:
 
 def _normalise_extent(a: np.ndarray) -> np.ndarray:
     """Crop a square around the ink's extent, so a symbol drawn smaller or off-centre looks the same."""
-    ys, xs = np.nonzero(a > INK_T)
-    if len(ys) < 12:
+    ext = stroke_extent(a > INK_T)
+    if ext is None:
         return a
-    y0, y1 = np.percentile(ys, [1, 99])
-    x0, x1 = np.percentile(xs, [1, 99])
+    y0, y1, x0, x1 = ext
     side = max(y1 - y0, x1 - x0) * 1.15 + 4
     cy, cx = (y0 + y1) / 2, (x0 + x1) / 2
     M = np.float32([[1, 0, side / 2 - cx], [0, 1, side / 2 - cy]])
@@ -408,7 +407,15 @@ def _classify_shapes(pending, feats, examples, groups, ruins, grid, conf) -> Non
     def unit(v: np.ndarray) -> np.ndarray:
         return v / max(float(np.linalg.norm(v)), 1e-6)
 
+    cache: dict[tuple[int, bool, bool], list] = {}
+
     def pools(g: int, is_ruins: bool, extra: dict[str, list[np.ndarray]]):
+        key = (g, is_ruins, bool(extra))  # pass 1 has no extra, pass 2 one fixed set: stack once per group
+        if key not in cache:
+            cache[key] = _pools(g, is_ruins, extra)
+        return cache[key]
+
+    def _pools(g: int, is_ruins: bool, extra: dict[str, list[np.ndarray]]):
         out = []
         for i, e in enumerate(examples):
             if groups[i] != g or e.shape is None:
