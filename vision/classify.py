@@ -252,7 +252,8 @@ def cell_features(lab: np.ndarray, ink: np.ndarray, box: tuple[float, float, flo
     ink_mean = 0.0
     colour, chroma = None, 0.0
     if on.any():
-        vec = _unit(colour_vectors(crop(lab, box, COLOUR_MARGIN))[on])
+        raw = colour_vectors(crop(lab, box, COLOUR_MARGIN))[on]  # once: the votes and the median both use it
+        vec = _unit(raw)
         dirs = np.stack([e.direction for e in examples])
         cos = vec @ dirs.T
         best = cos.argmax(axis=1)
@@ -261,7 +262,7 @@ def cell_features(lab: np.ndarray, ink: np.ndarray, box: tuple[float, float, flo
         mean_cos = float(np.average(cos[np.arange(len(best)), best], weights=w))
         ink_mean = float(w.mean())
         strong = w >= np.median(w)
-        median = np.median(colour_vectors(crop(lab, box, COLOUR_MARGIN))[on][strong], axis=0)
+        median = np.median(raw[strong], axis=0)
         colour, chroma = _unit(median), float(np.hypot(median[1], median[2]))
     shape = None
     if want_shape:
