@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from skimage.feature import hog
 
 from companion.cartographers.data import GRID_SIZE
 from companion.cartographers.terrain import DRAWABLE as TERRAIN_DRAWABLE
+from vision.features import hog_cells, stroke_extent
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, glare_legend, outline_ratios
 from vision.messages import Note
@@ -133,11 +133,10 @@ def ruins_mask(shape: tuple[int, int], margin: float) -> np.ndarray:
 
 def _normalise_extent(a: np.ndarray) -> np.ndarray:
     """Crop a square around the ink's extent, so a symbol drawn smaller or off-centre looks the same."""
-    ys, xs = np.nonzero(a > INK_T)
-    if len(ys) < 12:
+    ext = stroke_extent(a > INK_T)
+    if ext is None:
         return a
-    y0, y1 = np.percentile(ys, [1, 99])
-    x0, x1 = np.percentile(xs, [1, 99])
+    y0, y1, x0, x1 = ext
     side = max(y1 - y0, x1 - x0) * 1.15 + 4
     cy, cx = (y0 + y1) / 2, (x0 + x1) / 2
     M = np.float32([[1, 0, side / 2 - cx], [0, 1, side / 2 - cy]])
@@ -157,7 +156,7 @@ def shape_descriptor(ink: np.ndarray, keep: np.ndarray | None = None) -> np.ndar
     a = _normalise_extent(a)
     a = cv2.resize(a, (36, 36), interpolation=cv2.INTER_AREA)
     a = cv2.GaussianBlur(a, (0, 0), 1.0)
-    h = hog(a, orientations=9, pixels_per_cell=(6, 6), cells_per_block=(1, 1), feature_vector=True)
+    h = hog_cells(a)
     dens = cv2.resize(a, (6, 6), interpolation=cv2.INTER_AREA).ravel()
     h = h / max(np.linalg.norm(h), 1e-6)
     dens = dens / max(np.linalg.norm(dens), 1e-6)
@@ -253,7 +252,8 @@ def cell_features(lab: np.ndarray, ink: np.ndarray, box: tuple[float, float, flo
     ink_mean = 0.0
     colour, chroma = None, 0.0
     if on.any():
-        vec = _unit(colour_vectors(crop(lab, box, COLOUR_MARGIN))[on])
+        raw = colour_vectors(crop(lab, box, COLOUR_MARGIN))[on]  # once: the votes and the median both use it
+        vec = _unit(raw)
         dirs = np.stack([e.direction for e in examples])
         cos = vec @ dirs.T
         best = cos.argmax(axis=1)
@@ -262,7 +262,7 @@ def cell_features(lab: np.ndarray, ink: np.ndarray, box: tuple[float, float, flo
         mean_cos = float(np.average(cos[np.arange(len(best)), best], weights=w))
         ink_mean = float(w.mean())
         strong = w >= np.median(w)
-        median = np.median(colour_vectors(crop(lab, box, COLOUR_MARGIN))[on][strong], axis=0)
+        median = np.median(raw[strong], axis=0)
         colour, chroma = _unit(median), float(np.hypot(median[1], median[2]))
     shape = None
     if want_shape:
@@ -408,7 +408,15 @@ def _classify_shapes(pending, feats, examples, groups, ruins, grid, conf) -> Non
     def unit(v: np.ndarray) -> np.ndarray:
         return v / max(float(np.linalg.norm(v)), 1e-6)
 
+    cache: dict[tuple[int, bool, bool], list] = {}
+
     def pools(g: int, is_ruins: bool, extra: dict[str, list[np.ndarray]]):
+        key = (g, is_ruins, bool(extra))  # pass 1 has no extra, pass 2 one fixed set: stack once per group
+        if key not in cache:
+            cache[key] = _pools(g, is_ruins, extra)
+        return cache[key]
+
+    def _pools(g: int, is_ruins: bool, extra: dict[str, list[np.ndarray]]):
         out = []
         for i, e in enumerate(examples):
             if groups[i] != g or e.shape is None:

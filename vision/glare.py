@@ -20,23 +20,32 @@ LEGEND_FADED = 0.5
 PARTLY_FADED = 0.5  # between CELL_FADED and this, confidence is capped in proportion
 
 
-def outline_strength(ink: np.ndarray, box: tuple[float, float, float]) -> float:
-    """Mean ink along the middle 60 % of a square's four edges (max over ±2 px across each edge)."""
-    x, y, s = box
+def outline_strengths(ink: np.ndarray, boxes: list[tuple[float, float, float]]) -> np.ndarray:
+    """Mean ink along the middle 60 % of each square's four edges (max over ±2 px across each edge).
+
+    All squares at once (one fancy-index per edge side), not a Python loop over boxes.
+    """
     h, w = ink.shape
-    along = np.linspace(0.2, 0.8, 12) * s
-    across = np.arange(-2, 3)
+    b = np.asarray(boxes, np.float64).reshape(-1, 3)
+    x, y, s = b[:, :1], b[:, 1:2], b[:, 2:3]
+    along = np.linspace(0.2, 0.8, 12) * s  # (n, 12)
+    across = np.arange(-2, 3)[None, :]  # (1, 5)
     vals = []
     for horizontal, fixed in ((True, y), (True, y + s), (False, x), (False, x + s)):
         if horizontal:
             xs = np.clip(np.round(x + along).astype(int), 0, w - 1)
             ys = np.clip(np.round(fixed + across).astype(int), 0, h - 1)
-            vals.append(ink[np.ix_(ys, xs)].max(axis=0).mean())
+            vals.append(ink[ys[:, :, None], xs[:, None, :]].max(axis=1).mean(axis=1))
         else:
             ys = np.clip(np.round(y + along).astype(int), 0, h - 1)
             xs = np.clip(np.round(fixed + across).astype(int), 0, w - 1)
-            vals.append(ink[np.ix_(ys, xs)].max(axis=1).mean())
-    return float(np.mean(vals))
+            vals.append(ink[ys[:, :, None], xs[:, None, :]].max(axis=2).mean(axis=1))
+    return np.mean(np.stack(vals), axis=0).astype(np.float64)
+
+
+def outline_strength(ink: np.ndarray, box: tuple[float, float, float]) -> float:
+    """`outline_strengths` of one square."""
+    return float(outline_strengths(ink, [box])[0])
 
 
 def washed_out(strengths: np.ndarray, faded: float, percentile: float = 50) -> np.ndarray:
@@ -55,7 +64,7 @@ def outline_ratios(ink: np.ndarray, boxes: dict[tuple[int, int], tuple[float, fl
     when there are enough of them; otherwise the lower quartile of all cells.
     """
     keys = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)]
-    strength = np.array([outline_strength(ink, boxes[k]) for k in keys])
+    strength = outline_strengths(ink, [boxes[k] for k in keys])
     plain = [s for k, s in zip(keys, strength, strict=True) if empty and k in empty]
     ref = float(np.median(plain)) if len(plain) >= 8 else float(np.percentile(strength, CELL_REF_PERCENTILE))
     if ref < 0.04:
@@ -77,5 +86,5 @@ def glare_confidence_cap(ratio: np.ndarray) -> np.ndarray:
 def glare_legend(ink: np.ndarray, boxes: dict[str, tuple[float, float, float]]) -> set[str]:
     """Legend squares whose printed box has faded under a highlight."""
     names = list(boxes)
-    strength = np.array([outline_strength(ink, boxes[n]) for n in names])
+    strength = outline_strengths(ink, [boxes[n] for n in names])
     return {n for n, bad in zip(names, washed_out(strength, LEGEND_FADED), strict=True) if bad}
