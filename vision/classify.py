@@ -26,7 +26,7 @@ import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
 from companion.cartographers.terrain import DRAWABLE as TERRAIN_DRAWABLE
-from vision.features import hog_cells, stroke_extent
+from vision.features import crop, hog_cells, ruins_mask, stroke_extent
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, glare_legend, outline_ratios
 from vision.messages import Note
@@ -35,7 +35,6 @@ DRAWABLE: tuple[str, ...] = tuple(t.value for t in TERRAIN_DRAWABLE)
 INK_T = 0.22  # ink strength above which a pixel counts as drawn on
 COLOUR_MARGIN = 0.15  # fraction of a cell ignored at each edge for colour/coverage (grid lines, bleed)
 SHAPE_MARGIN = 0.10  # symbols reach closer to the border; still skips the ruins' dashed inset
-RUINS_GLYPH = 0.45  # the printed ruins glyph sits in this top-left fraction of the cell
 L_WEIGHT = 0.35  # how much lightness counts against chroma in a colour direction
 CHROMA_INK = 60.0  # Lab chroma that counts as much ink as full darkness
 SAME_COLOUR_COS = 0.96  # example colours closer than this need shapes to be told apart
@@ -110,25 +109,6 @@ def colour_vectors(lab: np.ndarray) -> np.ndarray:
 def _unit(v: np.ndarray) -> np.ndarray:
     n = np.linalg.norm(v, axis=-1, keepdims=True)
     return v / np.maximum(n, 1e-6)
-
-
-def crop(img: np.ndarray, box: tuple[float, float, float], margin: float) -> np.ndarray:
-    x, y, s = box
-    m = s * margin
-    x0, y0 = int(round(x + m)), int(round(y + m))
-    x1, y1 = int(round(x + s - m)), int(round(y + s - m))
-    return img[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)]
-
-
-def ruins_mask(shape: tuple[int, int], margin: float) -> np.ndarray:
-    """True where a pixel of a cell crop (taken with `margin`) is usable, False over the ruins glyph."""
-    h, w = shape
-    keep = np.ones((h, w), bool)
-    span = 1 - 2 * margin
-    lim = (RUINS_GLYPH - margin) / span
-    if lim > 0:
-        keep[: int(np.ceil(lim * h)), : int(np.ceil(lim * w))] = False
-    return keep
 
 
 def _normalise_extent(a: np.ndarray) -> np.ndarray:

@@ -102,16 +102,22 @@ def create() -> Response:
     return redirect(url_for("tables.table", code=record.code), code=303)
 
 
-@bp.get("/t/<code>/player/<int:seat>")
-def player(code: str, seat: int) -> str:
-    """One player's page: paint or photograph the map, save it, score the season (or type the points)."""
+def _seat_history(code: str, seat: int) -> tuple[Any, GameHistory]:
+    """A Cartographers table replayed with its history, for one of its seats (404 for anything else)."""
     record = load_record(code)
     if record.kind != "cartographers":
         raise UserError(404, "not_found", _("There is nothing at this address. Check the link or the table code."))
     history = GameHistory.replay(Setup.from_dict(record.setup), record.events)
-    game = history.game
-    if not 0 <= seat < len(game.setup.players):
+    if not 0 <= seat < len(history.game.setup.players):
         raise UserError(404, "unknown_player", _("Unknown player."))
+    return record, history
+
+
+@bp.get("/t/<code>/player/<int:seat>")
+def player(code: str, seat: int) -> str:
+    """One player's page: paint or photograph the map, save it, score the season (or type the points)."""
+    record, history = _seat_history(code, seat)
+    game = history.game
     view = game.to_dict()
     ended = [s for s in range(4) if s < game.season or (s == game.season and game.phase != "explore")]
     scores = game.season_scores(seat)
@@ -152,13 +158,8 @@ def player(code: str, seat: int) -> str:
 @bp.post("/t/<code>/player/<int:seat>/check")
 def check(code: str, seat: int) -> Response:
     """The season referee on the map as it is in the editor (photo or painted), before or after saving."""
-    record = load_record(code)
-    if record.kind != "cartographers":
-        raise UserError(404, "not_found", _("There is nothing at this address. Check the link or the table code."))
-    history = GameHistory.replay(Setup.from_dict(record.setup), record.events)
+    record, history = _seat_history(code, seat)
     game = history.game
-    if not 0 <= seat < len(game.setup.players):
-        raise UserError(404, "unknown_player", _("Unknown player."))
     body = json_body()
     season = body.get("season")
     if season is not None and (not isinstance(season, int) or isinstance(season, bool) or not 0 <= season < 4
