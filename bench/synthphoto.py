@@ -21,6 +21,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from bench.symbolart import jitter_line
 from companion.cartographers.data import COIN_TRACK_LENGTH, GRID_SIZE, MAPS
 from companion.cartographers.terrain import DRAWABLE as TERRAIN_DRAWABLE
 from printables.layout import sheet_layout
@@ -229,21 +230,6 @@ def _apply_ink(trans: np.ndarray, mask: np.ndarray, colour, opacity: float, x0: 
     trans[ya:yb, xa:xb] *= 1.0 - m * absorb
 
 
-def _jitter_line(rng, pts: np.ndarray, amount: float) -> np.ndarray:
-    """Densify a polyline and add smooth hand tremor."""
-    out = []
-    for a, b in zip(pts[:-1], pts[1:], strict=False):
-        n = max(2, int(np.hypot(*(b - a)) / 3))
-        for t in np.linspace(0, 1, n, endpoint=False):
-            out.append(a + (b - a) * t)
-    out.append(pts[-1])
-    arr = np.array(out, np.float32)
-    noise = rng.normal(0, amount, arr.shape).astype(np.float32)
-    k = np.ones(min(5, len(arr)), np.float32) / min(5, len(arr))
-    noise[:, 0] = np.convolve(noise[:, 0], k, "same")
-    noise[:, 1] = np.convolve(noise[:, 1], k, "same")
-    return arr + noise
-
 
 def _symbol_strokes(terrain: str, variant: int, rng) -> list[tuple[np.ndarray, bool]]:
     """Graphite symbols in a unit cell: a list of (polyline points, filled?)."""
@@ -378,7 +364,7 @@ def draw_cell(trans: np.ndarray, rng, player: Player, terrain: str, x: float, y:
         for pts, filled in _symbol_strokes(terrain, player.tree_variant, rng):
             q = ((pts - 0.5) * scale) @ R.T + 0.5 + off
             q = q * size + [ox, oy]
-            q = _jitter_line(rng, q.astype(np.float32), size * 0.006)
+            q = jitter_line(rng, q.astype(np.float32), size * 0.006)
             qi = np.round(q).astype(np.int32)
             if filled:
                 cv2.fillPoly(mask, [qi], 255, cv2.LINE_AA)

@@ -26,7 +26,7 @@ import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
 from companion.cartographers.terrain import DRAWABLE as TERRAIN_DRAWABLE
-from vision.features import crop, hog_cells, ruins_mask, stroke_extent
+from vision.features import crop, hog_cells, normalise_extent, ruins_mask
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, glare_legend, outline_ratios
 from vision.messages import Note
@@ -111,18 +111,6 @@ def _unit(v: np.ndarray) -> np.ndarray:
     return v / np.maximum(n, 1e-6)
 
 
-def _normalise_extent(a: np.ndarray) -> np.ndarray:
-    """Crop a square around the ink's extent, so a symbol drawn smaller or off-centre looks the same."""
-    ext = stroke_extent(a > INK_T)
-    if ext is None:
-        return a
-    y0, y1, x0, x1 = ext
-    side = max(y1 - y0, x1 - x0) * 1.15 + 4
-    cy, cx = (y0 + y1) / 2, (x0 + x1) / 2
-    M = np.float32([[1, 0, side / 2 - cx], [0, 1, side / 2 - cy]])
-    n = int(np.ceil(side))
-    return cv2.warpAffine(a, M, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-
 
 def shape_descriptor(ink: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
     """HOG of the cell's ink pattern + a coarse density map, L2-normalised.
@@ -133,7 +121,7 @@ def shape_descriptor(ink: np.ndarray, keep: np.ndarray | None = None) -> np.ndar
     a = ink.astype(np.float32)
     if keep is not None:
         a = a * keep
-    a = _normalise_extent(a)
+    a = normalise_extent(a, INK_T)
     a = cv2.resize(a, (36, 36), interpolation=cv2.INTER_AREA)
     a = cv2.GaussianBlur(a, (0, 0), 1.0)
     h = hog_cells(a)

@@ -136,7 +136,7 @@ def stroke_extent(on: np.ndarray, min_pixels: int = 12) -> tuple[float, float, f
     return (*_sorted_quantiles(rows, n), *_sorted_quantiles(on.sum(axis=0), n))
 
 
-def _normalise_extent(a: np.ndarray, t: float) -> np.ndarray:
+def normalise_extent(a: np.ndarray, t: float) -> np.ndarray:
     """Crop a square around the strokes' extent, so a symbol drawn smaller or off-centre looks the same."""
     ext = stroke_extent(a > t)
     if ext is None:
@@ -180,7 +180,7 @@ def shape_descriptor(a: np.ndarray, t: float = INK_T) -> np.ndarray:
     a = a.astype(np.float32)
     if a.size == 0 or float(a.max()) < t:
         return np.zeros(SHAPE_DIM, np.float32)
-    a = _normalise_extent(a, t)
+    a = normalise_extent(a, t)
     a = cv2.resize(a, (SHAPE_SIZE, SHAPE_SIZE), interpolation=cv2.INTER_AREA)
     a = cv2.GaussianBlur(a, (0, 0), 1.0)
     h = hog_cells(a)
