@@ -394,9 +394,10 @@ def test_table_map_sheets_carry_the_table_and_each_seat_in_their_qr(client):
     assert f'id="print-maps" href="/t/{code}/print.pdf?lang=en"' in html
     pdf = client.get(f"/t/{code}/print.pdf?lang=en&paper=letter").data
     assert page_count(pdf) == 3
-    detector = cv2.QRCodeDetector()
     for page in range(3):
-        text, _points, _raw = detector.detectAndDecode(cv2.cvtColor(rasterize(pdf, page, 200), cv2.COLOR_RGB2BGR))
+        img = cv2.cvtColor(rasterize(pdf, page, 200), cv2.COLOR_RGB2BGR)
+        # OpenCV's plain detector misses some codes; the reader falls back to the ArUco-based one, so does this test
+        text = cv2.QRCodeDetector().detectAndDecode(img)[0] or cv2.QRCodeDetectorAruco().detectAndDecode(img)[0]
         info = parse_qr_payload(text)
         assert info is not None, f"page {page + 1}: no Mapsmith QR code ({text!r})"
         assert (info.side, info.table, info.seat) == ("B", code, page + 1)
