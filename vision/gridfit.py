@@ -80,8 +80,21 @@ def _robust_curve(t: np.ndarray, v: np.ndarray, deg: int = 2) -> np.ndarray | No
     return np.polyval(coef, t)
 
 
+class _ShiftedBoxes:
+    """What both warps share: a cell box moves by the warp's shift at the box's centre."""
+
+    def shift(self, x: float, y: float) -> tuple[float, float]:
+        raise NotImplementedError
+
+    def box(self, box: tuple[float, float, float]) -> tuple[float, float, float]:
+        """A square (x, y, size) moved by the shift at its centre."""
+        x, y, s = box
+        dx, dy = self.shift(x + s / 2, y + s / 2)
+        return x + dx, y + dy, s
+
+
 @dataclass(frozen=True)
-class GridWarp:
+class GridWarp(_ShiftedBoxes):
     """Smooth per-point shifts (canonical px) measured from the border; zero everywhere when unmeasured."""
 
     canon: Canon
@@ -100,12 +113,6 @@ class GridWarp:
         left = -np.interp(v, self.t, self.sides["left"])
         right = np.interp(v, self.t, self.sides["right"])
         return (1 - u) * left + u * right, (1 - v) * top + v * bottom
-
-    def box(self, box: tuple[float, float, float]) -> tuple[float, float, float]:
-        """A square (x, y, size) moved by the shift at its centre."""
-        x, y, s = box
-        dx, dy = self.shift(x + s / 2, y + s / 2)
-        return x + dx, y + dy, s
 
     @property
     def measured(self) -> bool:
@@ -149,7 +156,7 @@ def cell_offsets(warp: GridWarp) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class MeasuredWarp:
+class MeasuredWarp(_ShiftedBoxes):
     """Per-cell shifts (canonical px) measured from the grid's own lines (`vision.lattice`).
 
     Hand-ruled grids are uneven and the pad's lines are dashed, so each cell's centre comes from its four
@@ -170,11 +177,6 @@ class MeasuredWarp:
         d = ((1 - fu) * (1 - fv) * o[r0, c0] + fu * (1 - fv) * o[r0, c0 + 1] + (1 - fu) * fv * o[r0 + 1, c0]
              + fu * fv * o[r0 + 1, c0 + 1])
         return float(d[0]), float(d[1])
-
-    def box(self, box: tuple[float, float, float]) -> tuple[float, float, float]:
-        x, y, s = box
-        dx, dy = self.shift(x + s / 2, y + s / 2)
-        return x + dx, y + dy, s
 
     @property
     def measured(self) -> bool:

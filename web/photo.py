@@ -108,13 +108,10 @@ def rename_groups(token: Any, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _suffix(data: bytes) -> str:
-    if data[:3] == b"\xff\xd8\xff":
-        return ".jpg"
-    if data[:8] == b"\x89PNG\r\n\x1a\n":
-        return ".png"
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return ".webp"
-    return ".heic"
+    """The file ending of a kept photo, from the loader's own sniffing (the photo was read, so it is known)."""
+    from vision.load import sniff_format
+
+    return {"jpeg": ".jpg", "png": ".png", "webp": ".webp"}.get(sniff_format(data), ".heic")
 
 
 def keep_photo(token: Any, body: dict[str, Any]) -> dict[str, Any]:
