@@ -287,7 +287,8 @@ def upload_photos_at_once(port: int, bodies: list[tuple[bytes, str]], results: l
 
 
 def run_load(port: int, tables: list[tuple[str, str]], phones_per_table: int, seconds: float, interval: float,
-             hold: int = 0, photos: list[tuple[bytes, str]] | None = None, server_pid: int | None = None) -> dict:
+             hold: int = 0, photos: list[tuple[bytes, str]] | None = None, server_pid: int | None = None,
+             warmup: float = 5.0) -> dict:
     stats = Stats()
     total = len(tables) * phones_per_table
     photo_results: list = []
@@ -316,6 +317,12 @@ def run_load(port: int, tables: list[tuple[str, str]], phones_per_table: int, se
         rev.join()
         out = {"phones": total, "seconds": seconds, "interval_s": interval, "reveals": reveals[0]}
         out.update(stats.summary(seconds, total))
+        # the first seconds hold every phone's join and first connect at once; a club night is the hours after
+        settled = min(warmup, seconds / 2)
+        out["after_warmup"] = stats.summary(seconds, total, (start + settled, stop_at))
+        out["after_warmup"]["warmup_s"] = settled
+        out["p99_ms_by_5s"] = [stats.summary(seconds, total, (start + a, start + a + 5))["p99_ms"]
+                               for a in range(0, int(seconds), 5)]
         if server_pid:  # CPU per poll does not depend on how busy the shared machine is; latency does
             polls = max(1, out["polls"])
             out["server_cpu_ms_per_poll"] = round((cpu_seconds(server_pid) - cpu0) * 1000 / polls, 3)
@@ -410,6 +417,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hold", type=int, default=0, help="extra idle connections held open during the run")
     ap.add_argument("--photos-at-once", type=int, default=0, help="12 MP photos uploaded together mid-run")
     ap.add_argument("--server-threads", type=int, default=16)
+    ap.add_argument("--warmup", type=float, default=5.0,
+                    help="seconds left out of the 'after_warmup' figures (joins and first connects)")
     ap.add_argument("--photos", type=int, default=0, help="sequential 12 MP upload timings after the run")
     ap.add_argument("--serve", nargs=2, metavar=("DB", "PORT"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -435,7 +444,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.tables} tables × {args.phones} phones, each on its own connection, one poll every "
               f"{args.interval:g} s for {args.seconds:g} s; {args.hold} idle connections held; "
               f"{args.photos_at_once} photos at once; waitress {args.server_threads} threads, SQLite WAL", flush=True)
-        result = run_load(port, tables, args.phones, args.seconds, args.interval, args.hold, photos, server.pid)
+        result = run_load(port, tables, args.phones, args.seconds, args.interval, args.hold, photos, server.pid,
+                          args.warmup)
         result["server_alive"] = server.poll() is None
         print(json.dumps({"run": result}, indent=1), flush=True)
         if args.photos > 0:
