@@ -39,6 +39,7 @@ MEASURE_CELL = 32  # pixels per cell when the lines are measured
 MIN_LATTICE_SCORE = 1.2  # comb contrast (robust z units) a lattice needs to stand on its own
 OUTER_AGREE = 0.06  # cells: an outer line measured further than this from the inner lattice is a frame
 INNER_AGREE = 0.1  # cells: an inner intersection further than this from the fitted lattice is a mismeasure
+MAX_AGREE = 0.35  # cells: the tolerance for uneven (hand-ruled) grids never grows beyond this
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class Lattice:
     homography: np.ndarray
     points: np.ndarray
     score: float
+    evidence: float = 0.0  # `segment_evidence`: 11×11 grid segments present inside and stopping at its edge
 
     def cell_centres(self) -> np.ndarray:
         """11×11×2 pixel centres of the cells, each the mean of its four measured corners (lattice order)."""
@@ -61,7 +63,7 @@ class Lattice:
     def scaled(self, f: float) -> Lattice:
         """The same lattice in an image scaled by `f`."""
         S = np.diag([f, f, 1.0])
-        return Lattice(S @ self.homography, self.points * f, self.score)
+        return Lattice(S @ self.homography, self.points * f, self.score, self.evidence)
 
 
 def darkest_channel(image: np.ndarray) -> np.ndarray:
@@ -226,8 +228,27 @@ def _peaks(segs: np.ndarray, centre: float, half: float) -> tuple[np.ndarray, np
     return k + np.clip(sub, -1, 1), strength
 
 
-def _fit_line(t: np.ndarray, v: np.ndarray, w: np.ndarray, tol: float) -> np.ndarray | None:
-    """Robust weighted straight line v = a + b·t; None with fewer than 3 consistent samples."""
+@dataclass(frozen=True)
+class LineFit:
+    """One measured grid line: position v = a + b·t (`coef`, as np.polyfit gives it) plus the local
+    deviations `resid` of its consistent segments at `t`, so a hand-ruled line that bends is followed
+    cell by cell while a stroke mistaken for the line in one cell is left out."""
+
+    coef: np.ndarray
+    t: np.ndarray
+    resid: np.ndarray
+
+    def at(self, t: float | np.ndarray) -> float | np.ndarray:
+        base = np.polyval(self.coef, t)
+        return base + np.interp(t, self.t, self.resid) if len(self.t) else base
+
+
+def _fit_line(t: np.ndarray, v: np.ndarray, w: np.ndarray, tol: float, bend: float | None = None
+              ) -> LineFit | None:
+    """Robust weighted straight line v = a + b·t; None with fewer than 3 consistent samples.
+
+    Samples within `bend` of the straight line (default 2.5 `tol`) are kept as local deviations.
+    """
     keep = w > 0
     if keep.sum() < 3:
         return None
@@ -241,7 +262,18 @@ def _fit_line(t: np.ndarray, v: np.ndarray, w: np.ndarray, tol: float) -> np.nda
         if np.array_equal(new, keep):
             break
         keep = new
-    return coef
+    r = v - np.polyval(coef, t)
+    local = (w > 0.25 * float(np.median(w[w > 0]))) & (np.abs(r) < (2.5 * tol if bend is None else bend))
+    return LineFit(coef, t[local], r[local])
+
+
+def intersect(col: LineFit, row: LineFit, x0: float, y0: float, iters: int = 4) -> tuple[float, float]:
+    """Crossing of a column line x = col(y) and a row line y = row(x), by fixed-point steps from (x0, y0)."""
+    x, y = x0, y0
+    for _ in range(iters):
+        y = float(row.at(x))
+        x = float(col.at(y))
+    return x, y
 
 
 def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
@@ -255,7 +287,7 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
         sq = cv2.warpPerspective(ink, A, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                  borderMode=cv2.BORDER_CONSTANT)
         resp = (line_response(sq, 1)[0], line_response(sq, 0)[0])
-        lines: list[list[np.ndarray | None]] = [[], []]  # [axis][index] → coef of position vs along
+        lines: list[list[LineFit | None]] = [[], []]  # [axis][index] → position as a function of along
         strengths = []
         for axis in (0, 1):  # 0: column lines (x as a function of y); 1: row lines (y as a function of x)
             r = resp[0] if axis == 0 else resp[1].T
@@ -270,8 +302,7 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
                     continue
                 v, tw = got
                 strengths.append(float(np.median(tw)))
-                coef = _fit_line(t, v, tw, 0.08 * cell)
-                lines[axis].append(coef)
+                lines[axis].append(_fit_line(t, v, tw, 0.08 * cell))
         # Intersections in square coordinates; lines that could not be measured come from the prediction.
         sq_pts = np.zeros((N_LINES, N_LINES, 2))
         ok = np.zeros((N_LINES, N_LINES), bool)
@@ -280,13 +311,9 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
                 cx, cy = lines[0][j], lines[1][i]
                 px, py = (j + pad) * cell, (i + pad) * cell
                 if cx is not None and cy is not None:
-                    # x = cx[1] + cx[0]·y ; y = cy[1] + cy[0]·x
-                    den = 1 - cx[0] * cy[0]
-                    if abs(den) > 1e-6:
-                        x = (cx[1] + cx[0] * cy[1]) / den
-                        y = cy[1] + cy[0] * x
-                        if abs(x - px) < 0.45 * cell and abs(y - py) < 0.45 * cell:
-                            px, py, ok[i, j] = x, y, True
+                    x, y = intersect(cx, cy, px, py)
+                    if abs(x - px) < 0.45 * cell and abs(y - py) < 0.45 * cell:
+                        px, py, ok[i, j] = x, y, True
                 sq_pts[i, j] = (px, py)
         img_pts = cv2.perspectiveTransform(sq_pts.reshape(1, -1, 2), A)[0].reshape(N_LINES, N_LINES, 2)
         ideal = np.stack(np.meshgrid(np.arange(N_LINES), np.arange(N_LINES)), axis=-1).astype(np.float64)
@@ -308,10 +335,23 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
         # A measured intersection is kept where it agrees with the lattice (hand-ruled grids are uneven, by
         # a few hundredths of a cell); further off it is a stroke taken for the line, and an outer one a frame.
         dev = np.linalg.norm(sq_pts - _to_square(pred, A), axis=2)
-        keep = ok & (dev < np.where(inner, INNER_AGREE, OUTER_AGREE) * cell)
+        keep = ok & (dev < agree_tolerance(dev[ok & inner] / cell, inner) * cell)
         pts = np.where(keep[..., None], img_pts, pred)
         score = float(np.median(strengths))
     return Lattice(H, pts, score)
+
+
+def agree_tolerance(inner_dev: np.ndarray, inner: np.ndarray) -> np.ndarray:
+    """Per-intersection tolerance (cells) for a measured intersection's distance from the fitted lattice.
+
+    A printed grid lies on one homography to a few hundredths of a cell, so a point further off is a stroke
+    taken for the line (or, outside, a frame). A grid ruled by hand is uneven by a tenth of a cell or more
+    everywhere: the tolerance grows with the typical deviation of the inner points (three times their
+    median), up to `MAX_AGREE`, so its own measured corners are kept instead of the homography's guess.
+    """
+    typical = float(np.median(inner_dev)) if inner_dev.size >= 30 else 0.0
+    grow = min(MAX_AGREE, 3.0 * typical)
+    return np.where(inner, max(INNER_AGREE, grow), max(OUTER_AGREE, grow))
 
 
 def lattice_score(ink: np.ndarray, H: np.ndarray) -> float:
@@ -333,6 +373,79 @@ def lattice_score(ink: np.ndarray, H: np.ndarray) -> float:
         scores.append(0.5 * teeth.mean() + 0.5 * np.partition(teeth, 1)[1] - mids
                       - 0.5 * max(0.0, outer[1] - floor) - 0.3 * max(0.0, outer[0] - floor))
     return float(min(scores))
+
+
+EV_CELL, EV_PAD = 24, 2.5  # grid frame of the segment evidence: px per cell, cells of margin (two shifts each way)
+
+
+def segment_strengths(ink: np.ndarray, H: np.ndarray, cell: int = EV_CELL, pad: float = EV_PAD
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """Strength of every line segment around the lattice at `H`: (vertical, horizontal), each cells × lines.
+
+    `vertical[k, j]` is how much line j (x = j − 2, counted in grid units from −2 to 13) stands out of the
+    paper beside it along row cell k (−2 … 12): the peak of the line response within ±2 px of where the line
+    should be, less the mean half a cell either side. `horizontal[c, i]` likewise for row line i in column
+    cell c. The segments of a real 11×11 grid are present inside and stop at its edge; those of squared or
+    notebook paper, a brick wall or a frame do not fit that pattern (see `segment_evidence`).
+    """
+    size = int(round((GRID_SIZE + 2 * pad) * cell))
+    sq = cv2.warpPerspective(ink, _grid_to_square(H, cell, pad), (size, size),
+                             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT)
+    n_lo = int(np.floor(pad))
+    lines = np.arange(-n_lo, GRID_SIZE + n_lo + 1)
+    cells = np.arange(-n_lo, GRID_SIZE + n_lo)
+    out = []
+    for axis in (1, 0):
+        r = line_response(sq, axis)[0]
+        r = r if axis == 1 else r.T  # lines vary along the second index
+        bands = np.stack([r[int((k + pad + 0.15) * cell): int((k + pad + 0.85) * cell)].mean(axis=0)
+                          for k in cells]).astype(np.float32)
+        peak = cv2.dilate(bands, np.ones((1, 5), np.uint8))
+        mean = cv2.blur(bands, (5, 1))
+        x = np.round((lines + pad) * cell).astype(int)
+        side_l = np.clip(x - cell // 2, 0, size - 1)
+        side_r = np.clip(x + cell // 2, 0, size - 1)
+        out.append(peak[:, np.clip(x, 0, size - 1)] - 0.5 * (mean[:, side_l] + mean[:, side_r]))
+    return out[0], out[1]
+
+
+def segment_evidence(segs: tuple[np.ndarray, np.ndarray], dx: int = 0, dy: int = 0) -> float:
+    """How well the segments say "an 11×11 grid starts and stops here" for the lattice shifted (dx, dy) cells.
+
+    Inside, every one of the 2 × 11 × 12 segments should be there (the share present, each counted up to the
+    typical segment's strength; the weaker line family decides). Just outside, the perpendicular lines must
+    stop: a strip of cells beyond an edge crossed by the lattice's lines at full strength means the lattice
+    goes on (the comb is a cell off, or the grid is part of squared paper). A parallel line just outside
+    (a frame, a notebook margin) costs nothing: frames are common and say nothing about where the grid ends.
+    """
+    v, h = segs
+    o = (v.shape[1] - N_LINES) // 2  # index of line 0 (and of cell 0)
+    x0, y0 = o + dx, o + dy
+    inner_v = v[y0: y0 + GRID_SIZE, x0: x0 + N_LINES]
+    inner_h = h[x0: x0 + GRID_SIZE, y0: y0 + N_LINES]
+    m = float(np.median(np.concatenate([inner_v.ravel(), inner_h.ravel()])))
+    if m <= 1e-4:
+        return -1.0
+    cov = min(float(np.minimum(inner_v / m, 1).clip(0).mean()), float(np.minimum(inner_h / m, 1).clip(0).mean()))
+    conts = [np.median(np.clip(v[y0 - 1, x0: x0 + N_LINES] / m, 0, 1)),
+             np.median(np.clip(v[y0 + GRID_SIZE, x0: x0 + N_LINES] / m, 0, 1)),
+             np.median(np.clip(h[x0 - 1, y0: y0 + N_LINES] / m, 0, 1)),
+             np.median(np.clip(h[x0 + GRID_SIZE, y0: y0 + N_LINES] / m, 0, 1))]
+    return cov - float(max(conts))
+
+
+def best_shift(ink: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, float]:
+    """`H` moved by the whole-cell shift (−1, 0 or 1 cell each way) whose segments best start and stop with
+    a grid, and that evidence. A comb one cell off (a notebook margin or a frame line taken for the first
+    line, an overshooting last line) is the commonest miss on hand-ruled and squared grids."""
+    segs = segment_strengths(ink, H)
+    best = max(((segment_evidence(segs, dx, dy), dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)),
+               key=lambda t: (t[0], -abs(t[1]) - abs(t[2])))
+    ev, dx, dy = best
+    if dx == 0 and dy == 0:
+        return H, ev
+    T = np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1.0]])
+    return H @ T, ev
 
 
 def candidate_quads(gray: np.ndarray, darkest: np.ndarray | None = None) -> list[np.ndarray]:
@@ -375,6 +488,7 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
         if cv2.contourArea(corners.astype(np.float32)) < 0.02 * small.shape[0] * small.shape[1]:
             continue
         H = cv2.getPerspectiveTransform(unit, corners.astype(np.float32)).astype(np.float64)
+        H, _ = best_shift(ink, H)
         found.append((lattice_score(ink, H), H))
     found.sort(key=lambda t: -t[0])
     out: list[Lattice] = []
@@ -384,7 +498,7 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
         centre = lat.points.mean(axis=(0, 1))
         if any(np.linalg.norm(centre - o.points.mean(axis=(0, 1))) < 2 for o in out):
             continue  # the same lattice from another outline
-        out.append(Lattice(lat.homography, lat.points, sc))
+        out.append(Lattice(lat.homography, lat.points, sc, segment_evidence(segment_strengths(ink, lat.homography))))
     out.sort(key=lambda t: -t.score)
     return [lat.scaled(1 / f) for lat in out[:keep]]
 
@@ -400,7 +514,7 @@ def remeasure(image: np.ndarray, lat: Lattice) -> Lattice:
     full = measure(ink_map(image[y0:y1, x0:x1]), T @ lat.homography, rounds=1)
     back = np.linalg.inv(T)
     full = Lattice(back @ full.homography, full.points + [x0, y0], full.score)
-    return Lattice(full.homography, full.points, lat.score)
+    return Lattice(full.homography, full.points, lat.score, lat.evidence)
 
 
 def find_lattice(image: np.ndarray, gray: np.ndarray | None = None) -> Lattice | None:
