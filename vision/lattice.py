@@ -40,7 +40,7 @@ MIN_LATTICE_SCORE = 1.2  # comb contrast (robust z units) a lattice needs to sta
 OUTER_AGREE = 0.06  # cells: an outer line measured further than this from the inner lattice is a frame
 INNER_AGREE = 0.1  # cells: an inner intersection further than this from the fitted lattice is a mismeasure
 EVIDENCE_ALONE = 0.35  # segment evidence that makes a lattice a map grid without the printed features' word
-EVIDENCE_CONFIRMED = 0.1  # segment evidence enough when the printed mountains confirm the lattice
+EVIDENCE_CONFIRMED = 0.0  # segment evidence enough when the printed mountains confirm the lattice
 MAX_AGREE = 0.35  # cells: the tolerance for uneven (hand-ruled) grids never grows beyond this
 SEEN_SEGMENTS = 7  # of 11 cells a line must be seen in for its crossings to stand off the homography
 
@@ -423,6 +423,7 @@ def lattice_score(ink: np.ndarray, H: np.ndarray) -> float:
 
 
 UNSEEN_CONTINUES = 0.5  # how much a strip of cells outside the photo counts as the lattice going on
+SHIFT_MAX = 4  # cells: the furthest whole-cell shift `best_shift` tries each way
 CHECKER_MAX = 0.6  # `checkerboard` likeness above which a lattice is a chequered cloth, not a map
 EV_CELL, EV_PAD = 24, 2.5  # grid frame of the segment evidence: px per cell, cells of margin (two shifts each way)
 
@@ -509,12 +510,14 @@ def segment_evidence(segs: tuple[np.ndarray, np.ndarray, np.ndarray], dx: int = 
 
 
 def best_shift(ink: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, float]:
-    """`H` moved by the whole-cell shift (−1, 0 or 1 cell each way) whose segments best start and stop with
-    a grid, and that evidence. A comb one cell off (a notebook margin or a frame line taken for the first
-    line, an overshooting last line) is the commonest miss on hand-ruled and squared grids."""
-    segs = segment_strengths(ink, H)
-    best = max(((segment_evidence(segs, dx, dy), dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)),
-               key=lambda t: (t[0], -abs(t[1]) - abs(t[2])))
+    """`H` moved by the whole-cell shift (up to `SHIFT_MAX` cells each way) whose segments best start and stop
+    with a grid, and that evidence. A comb one cell off (a notebook margin or a frame line taken for the first
+    line, an overshooting last line) is the commonest miss on hand-ruled and squared grids; a comb of the
+    right pitch fitted over the grid and the coin track below it is several cells off."""
+    segs = segment_strengths(ink, H, pad=SHIFT_MAX + 1.5)
+    r = range(-SHIFT_MAX, SHIFT_MAX + 1)
+    best = max(((segment_evidence(segs, dx, dy) - 0.02 * (abs(dx) + abs(dy)), dx, dy) for dx in r for dy in r),
+               key=lambda t: t[0])
     ev, dx, dy = best
     if dx == 0 and dy == 0:
         return H, ev
@@ -532,9 +535,48 @@ def candidate_quads(gray: np.ndarray, darkest: np.ndarray | None = None) -> list
         for q in find_quads(darkest)[:4]:
             if all(np.abs(q - o).max() > 6 for o in quads):
                 quads.append(q)
+    for q in paper_quads(gray):
+        if all(np.abs(q - o).max() > 6 for o in quads):
+            quads.append(q)
     h, w = gray.shape[:2]
     quads.append(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64))
     return quads
+
+
+def quad_of(contour: np.ndarray) -> np.ndarray | None:
+    """Four corners for a blob's outline: its hull simplified to four points (coarser until it is), else its
+    smallest enclosing rectangle. A page with a ragged edge, a lifted corner or a torn-off strip still
+    gives the rough outline the comb fit needs."""
+    from vision.border import order_corners
+
+    hull = cv2.convexHull(contour)
+    per = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.04, 0.06, 0.09):
+        approx = cv2.approxPolyDP(hull, eps * per, True)
+        if len(approx) == 4 and cv2.isContourConvex(approx):
+            return order_corners(approx.reshape(4, 2).astype(np.float64))
+        if len(approx) < 4:
+            break
+    return order_corners(cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64))
+
+
+def paper_quads(gray: np.ndarray, keep: int = 2) -> list[np.ndarray]:
+    """Outlines of the largest bright regions (paper on a darker table, split from it by Otsu's threshold;
+    thin bridges to bright bits of the table opened away): the page when its edge is too ragged, curled or
+    busy for the contour quadrilaterals."""
+    h, w = gray.shape[:2]
+    blur = cv2.GaussianBlur(gray, (0, 0), 2.0)
+    _, binary = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    k = max(3, (min(h, w) // 60) | 1)
+    binary = cv2.morphologyEx(binary, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    big = sorted((c for c in contours if cv2.contourArea(c) > 0.04 * h * w), key=cv2.contourArea, reverse=True)
+    out = []
+    for c in big[:keep]:
+        q = quad_of(c)
+        if q is not None:
+            out.append(q)
+    return out
 
 
 def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int = 3) -> list[Lattice]:
