@@ -41,7 +41,8 @@ OUTER_AGREE = 0.06  # cells: an outer line measured further than this from the i
 INNER_AGREE = 0.1  # cells: an inner intersection further than this from the fitted lattice is a mismeasure
 EVIDENCE_ALONE = 0.35  # segment evidence that makes a lattice a map grid without the printed features' word
 EVIDENCE_CONFIRMED = 0.0  # segment evidence enough when the printed mountains confirm the lattice
-MAX_AGREE = 0.35  # cells: the tolerance for uneven (hand-ruled) grids never grows beyond this
+MAX_AGREE = 0.45  # cells: the tolerance for uneven (hand-ruled) grids never grows beyond this
+UNEVEN = 0.03  # cells: median deviation of the inner crossings from the homography of a grid ruled by hand
 SEEN_SEGMENTS = 7  # of 11 cells a line must be seen in for its crossings to stand off the homography
 
 
@@ -367,7 +368,11 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
         # hand-ruled line that bends or runs off the lattice), not a stroke: it may be off the homography.
         n_ok = [np.array([0 if f is None else f.n_ok for f in fam]) for fam in lines]
         seen = np.minimum(n_ok[1][:, None], n_ok[0][None, :]) >= SEEN_SEGMENTS
-        tol_cells = np.where(seen & inner, np.maximum(tol_cells, MAX_AGREE), tol_cells)
+        # The outer lines too when the grid is uneven inside (ruled by hand): a printed frame's band is
+        # what the outer tolerance guards against, and printed grids are even.
+        inner_dev = dev[ok & inner] / cell
+        uneven = inner_dev.size >= 30 and float(np.median(inner_dev)) >= UNEVEN
+        tol_cells = np.where(seen & (inner | uneven), np.maximum(tol_cells, MAX_AGREE), tol_cells)
         keep = ok & (dev < tol_cells * cell)
         pts = np.where(keep[..., None], img_pts, pred + neighbour_offsets(img_pts - pred, keep))
         score = float(np.median(strengths))
