@@ -295,6 +295,42 @@ def intersect(col: LineFit, row: LineFit, x0: float, y0: float, iters: int = 4) 
     return x, y
 
 
+def _crossings(lines: list[list[LineFit | None]], prior: np.ndarray, cell: float, bend: bool
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """12×12 crossings of the measured column and row lines (square px) and which were measured; the others
+    stay at `prior`. `bend`: follow each line's local deviations, else its straight fit."""
+    sq_pts = prior.copy()
+    ok = np.zeros((N_LINES, N_LINES), bool)
+    for i in range(N_LINES):
+        for j in range(N_LINES):
+            cx, cy = lines[0][j], lines[1][i]
+            if cx is None or cy is None:
+                continue
+            px, py = prior[i, j]
+            if not bend:
+                cx, cy = LineFit(cx.coef, cx.t[:0], cx.resid[:0], cx.n_ok), LineFit(cy.coef, cy.t[:0], cy.resid[:0])
+            x, y = intersect(cx, cy, px, py)
+            if abs(x - px) < 0.45 * cell and abs(y - py) < 0.45 * cell:
+                sq_pts[i, j], ok[i, j] = (x, y), True
+    return sq_pts, ok
+
+
+def _unevenness(sq_pts: np.ndarray, ok: np.ndarray, cell: float) -> float:
+    """Median distance (cells) of the measured inner crossings from their least-squares homography: a few
+    thousandths for a printed grid, a tenth or more for one ruled by hand."""
+    inner = np.zeros_like(ok)
+    inner[1:-1, 1:-1] = True
+    use = ok & inner
+    if use.sum() < 30:
+        return 0.0
+    ideal = np.stack(np.meshgrid(np.arange(N_LINES), np.arange(N_LINES)), axis=-1).astype(np.float64)
+    src, dst = ideal[use].reshape(-1, 2), sq_pts[use].reshape(-1, 2)
+    H, _ = cv2.findHomography(src, dst, 0)
+    if H is None:
+        return 0.0
+    return float(np.median(np.linalg.norm(cv2.perspectiveTransform(src[None], H)[0] - dst, axis=1))) / cell
+
+
 def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
     """Measure the 24 lines around the grid predicted by `H` (grid units → `ink` px) and refit it."""
     cell, pad = MEASURE_CELL, 0.5
@@ -326,17 +362,12 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
                 strengths.append(float(np.median(tw)))
                 lines[axis].append(_fit_line(t, v, tw, 0.08 * cell))
         # Intersections in square coordinates; lines that could not be measured come from the prediction.
-        sq_pts = np.zeros((N_LINES, N_LINES, 2))
-        ok = np.zeros((N_LINES, N_LINES), bool)
-        for i in range(N_LINES):
-            for j in range(N_LINES):
-                cx, cy = lines[0][j], lines[1][i]
-                px, py = prior[i, j]
-                if cx is not None and cy is not None:
-                    x, y = intersect(cx, cy, px, py)
-                    if abs(x - px) < 0.45 * cell and abs(y - py) < 0.45 * cell:
-                        px, py, ok[i, j] = x, y, True
-                sq_pts[i, j] = (px, py)
+        # Straight lines first: only a grid uneven as a whole (ruled by hand) has its lines followed where
+        # they bend — on a printed grid a bend is a symbol's stroke taken for the line.
+        sq_pts, ok = _crossings(lines, prior, cell, bend=False)
+        uneven = _unevenness(sq_pts, ok, cell) >= UNEVEN
+        if uneven:
+            sq_pts, ok = _crossings(lines, prior, cell, bend=True)
         img_pts = cv2.perspectiveTransform(sq_pts.reshape(1, -1, 2), A)[0].reshape(N_LINES, N_LINES, 2)
         # The outer lines are often a thick band or the inside of a decorated frame, whose middle is not the
         # grid's edge: the homography comes from the inner intersections whenever there are enough of them.
@@ -363,16 +394,15 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
         # A measured intersection is kept where it agrees with the lattice (hand-ruled grids are uneven, by
         # a few hundredths of a cell); further off it is a stroke taken for the line, and an outer one a frame.
         dev = np.linalg.norm(sq_pts - _to_square(pred, A), axis=2)
-        tol_cells = agree_tolerance(dev[ok & inner] / cell, inner)
-        # Where both lines were seen in most of their cells, the measured crossing is the grid's own (a
-        # hand-ruled line that bends or runs off the lattice), not a stroke: it may be off the homography.
-        n_ok = [np.array([0 if f is None else f.n_ok for f in fam]) for fam in lines]
-        seen = np.minimum(n_ok[1][:, None], n_ok[0][None, :]) >= SEEN_SEGMENTS
-        # The outer lines too when the grid is uneven inside (ruled by hand): a printed frame's band is
-        # what the outer tolerance guards against, and printed grids are even.
-        inner_dev = dev[ok & inner] / cell
-        uneven = inner_dev.size >= 30 and float(np.median(inner_dev)) >= UNEVEN
-        tol_cells = np.where(seen & (inner | uneven), np.maximum(tol_cells, MAX_AGREE), tol_cells)
+        tol_cells = np.where(inner, INNER_AGREE, OUTER_AGREE)
+        if uneven:
+            # Where both lines were seen in most of their cells, the measured crossing of a hand-ruled grid
+            # is its own (a line that bends or runs off the lattice), not a stroke: it may be off the
+            # homography — the outer ones too (a printed frame's band, which the outer tolerance guards
+            # against, belongs to even grids).
+            n_ok = [np.array([0 if f is None else f.n_ok for f in fam]) for fam in lines]
+            seen = np.minimum(n_ok[1][:, None], n_ok[0][None, :]) >= SEEN_SEGMENTS
+            tol_cells = np.where(seen, MAX_AGREE, agree_tolerance(dev[ok & inner] / cell, inner))
         keep = ok & (dev < tol_cells * cell)
         pts = np.where(keep[..., None], img_pts, pred + neighbour_offsets(img_pts - pred, keep))
         score = float(np.median(strengths))
