@@ -182,3 +182,114 @@ def test_coin_track_of_the_pad_is_found_and_marks_told_from_printed_coins(marked
     assert track is not None and np.abs(track.centres[:, 1] - cy).max() < 3
     reading = read_coin_track(norm, canon, np.zeros((h, w), np.float32))
     assert reading.count == marked
+
+
+def _ruled(lines_x: np.ndarray, lines_y: np.ndarray, size: tuple[int, int] = (700, 700), notebook: float = 0.0,
+           margin: float | None = None, bend: float = 0.0) -> np.ndarray:
+    """A grid drawn by hand: dark lines at the given positions (each a little bent by `bend` px), on paper
+    with faint notebook rules every `notebook` px and a margin line at x = `margin` running the whole page."""
+    h, w = size
+    img = np.full((h, w, 3), (215, 235, 245), np.uint8)
+    if notebook:
+        for y in np.arange(notebook / 2, h, notebook):
+            cv2.line(img, (0, int(y)), (w - 1, int(y)), (225, 200, 170), 1)
+    if margin is not None:
+        cv2.line(img, (int(margin), 0), (int(margin), h - 1), (90, 90, 200), 2)
+    y0, y1, x0, x1 = lines_y[0], lines_y[-1], lines_x[0], lines_x[-1]
+    t = np.linspace(0, 1, 30)
+    for k, x in enumerate(lines_x):
+        pts = np.c_[x + bend * np.sin(np.pi * t + k), y0 + t * (y1 - y0)]
+        cv2.polylines(img, [np.round(pts).astype(np.int32)], False, (40, 40, 50), 2, cv2.LINE_AA)
+    for k, y in enumerate(lines_y):
+        pts = np.c_[x0 + t * (x1 - x0), y + bend * np.sin(np.pi * t + 2 * k)]
+        cv2.polylines(img, [np.round(pts).astype(np.int32)], False, (40, 40, 50), 2, cv2.LINE_AA)
+    return img
+
+
+def _grid_h(x0: float, y0: float, cell: float) -> np.ndarray:
+    return np.array([[cell, 0, x0], [0, cell, y0], [0, 0, 1.0]])
+
+
+def test_best_shift_puts_the_lattice_back_where_the_lines_start_and_stop():
+    """A comb one cell off (the notebook margin taken for the first line) is moved onto the grid."""
+    from vision.lattice import best_shift, segment_evidence, segment_strengths
+
+    cell = 40.0
+    xs, ys = 150 + cell * np.arange(12), 140 + cell * np.arange(12)
+    img = _ruled(xs, ys, notebook=27.0, margin=150 - cell)
+    ink = ink_map(img)
+    for dx, dy in ((-1, 0), (0, 1), (1, -1)):
+        H, ev = best_shift(ink, _grid_h(150 + dx * cell, 140 + dy * cell, cell))
+        assert np.allclose(H @ [0, 0, 1], [150, 140, 1], atol=1e-6)
+        assert ev > 0.5
+    segs = segment_strengths(ink, _grid_h(150, 140, cell))
+    assert segment_evidence(segs) > segment_evidence(segs, 1, 0) + 0.4
+
+
+def test_squared_paper_and_a_chequered_cloth_have_no_evidence():
+    from vision.lattice import CHECKER_MAX, checkerboard, segment_evidence, segment_strengths
+
+    cell = 30
+    paper = np.full((800, 800, 3), 240, np.uint8)
+    for v in range(0, 800, cell):
+        cv2.line(paper, (v, 0), (v, 799), (120, 120, 120), 2)
+        cv2.line(paper, (0, v), (799, v), (120, 120, 120), 2)
+    H = _grid_h(8 * cell, 8 * cell, cell)
+    assert segment_evidence(segment_strengths(ink_map(paper), H)) < 0.1  # the lattice goes on past the grid
+    cloth = np.kron((np.indices((27, 27)).sum(axis=0) % 2) * 160 + 60, np.ones((cell, cell))).astype(np.uint8)
+    cloth = cv2.cvtColor(cloth, cv2.COLOR_GRAY2BGR)
+    segs = segment_strengths(ink_map(cloth), H)
+    assert checkerboard(segs[2][0][2:13, 2:13]) > CHECKER_MAX
+    assert segment_evidence(segs) == -1.0
+    assert locate_by_lattice(cloth) is None
+
+
+def test_measure_follows_an_uneven_hand_ruled_grid():
+    """Lines ruled by hand: uneven spacing (±0.2 cell) and bends; every crossing is measured where it is."""
+    rng = np.random.default_rng(4)
+    cell = 44.0
+    xs = 120 + cell * np.arange(12) + rng.uniform(-0.2, 0.2, 12) * cell
+    ys = 100 + cell * np.arange(12) + rng.uniform(-0.2, 0.2, 12) * cell
+    img = _ruled(xs, ys, size=(760, 760), notebook=29.0, bend=1.0)
+    lat = measure(ink_map(img), _grid_h(120, 100, cell))
+    truth = np.stack(np.meshgrid(xs, ys), axis=-1)
+    err = np.linalg.norm(lat.points[1:-1, 1:-1] - truth[1:-1, 1:-1], axis=2) / cell
+    assert err.max() < 0.1
+    centres = (truth[:-1, :-1] + truth[1:, 1:] + truth[:-1, 1:] + truth[1:, :-1]) / 4
+    assert (np.linalg.norm(lat.cell_centres() - centres, axis=2) / cell).max() < 0.08
+
+
+def test_neighbour_offsets_fill_unmeasured_crossings_from_the_kept_ones():
+    from vision.lattice import neighbour_offsets
+
+    off = np.zeros((12, 12, 2))
+    off[..., 0] = 3.0
+    keep = np.ones((12, 12), bool)
+    keep[4, 4] = keep[0, 0] = False
+    off[4, 4] = off[0, 0] = (50.0, 50.0)  # the mismeasured ones must not count
+    got = neighbour_offsets(off, keep)
+    assert np.allclose(got[4, 4], (3.0, 0.0)) and np.allclose(got[0, 0], (3.0, 0.0))
+    assert np.allclose(neighbour_offsets(off, np.zeros((12, 12), bool)), 0.0)
+
+
+def test_peaks_are_looked_for_around_one_centre_per_row():
+    from vision.lattice import _peaks
+
+    segs = np.zeros((3, 60))
+    for row, x in enumerate((10.0, 30.0, 50.0)):
+        segs[row] = np.exp(-0.5 * ((np.arange(60) - x) / 1.5) ** 2)
+    pos, strength = _peaks(segs, np.array([12.0, 28.0, 47.0]), 5)
+    assert np.allclose(pos, (10, 30, 50), atol=0.2) and (strength > 0.5).all()
+
+
+def test_paper_quads_find_a_ragged_page_on_a_dark_table():
+    from vision.lattice import paper_quads
+
+    img = np.full((600, 800), 50, np.uint8)
+    page = np.array([[200, 80], [620, 120], [600, 560], [170, 520]], np.int32)
+    cv2.fillPoly(img, [page], 225)
+    for x in range(200, 600, 23):  # a torn edge and a lifted corner
+        cv2.circle(img, (x, 90), 9, 50, -1)
+    cv2.fillPoly(img, [np.array([[600, 560], [580, 560], [600, 535]], np.int32)], 50)
+    quads = paper_quads(img)
+    assert quads and np.abs(quads[0] - page).max() < 30

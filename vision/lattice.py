@@ -39,6 +39,11 @@ MEASURE_CELL = 32  # pixels per cell when the lines are measured
 MIN_LATTICE_SCORE = 1.2  # comb contrast (robust z units) a lattice needs to stand on its own
 OUTER_AGREE = 0.06  # cells: an outer line measured further than this from the inner lattice is a frame
 INNER_AGREE = 0.1  # cells: an inner intersection further than this from the fitted lattice is a mismeasure
+EVIDENCE_ALONE = 0.35  # segment evidence that makes a lattice a map grid without the printed features' word
+EVIDENCE_CONFIRMED = 0.0  # segment evidence enough when the printed mountains confirm the lattice
+MAX_AGREE = 0.45  # cells: the tolerance for uneven (hand-ruled) grids never grows beyond this
+UNEVEN = 0.03  # cells: median deviation of the inner crossings from the homography of a grid ruled by hand
+SEEN_SEGMENTS = 7  # of 11 cells a line must be seen in for its crossings to stand off the homography
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,7 @@ class Lattice:
     homography: np.ndarray
     points: np.ndarray
     score: float
+    evidence: float = 0.0  # `segment_evidence`: 11×11 grid segments present inside and stopping at its edge
 
     def cell_centres(self) -> np.ndarray:
         """11×11×2 pixel centres of the cells, each the mean of its four measured corners (lattice order)."""
@@ -61,7 +67,7 @@ class Lattice:
     def scaled(self, f: float) -> Lattice:
         """The same lattice in an image scaled by `f`."""
         S = np.diag([f, f, 1.0])
-        return Lattice(S @ self.homography, self.points * f, self.score)
+        return Lattice(S @ self.homography, self.points * f, self.score, self.evidence)
 
 
 def darkest_channel(image: np.ndarray) -> np.ndarray:
@@ -209,25 +215,54 @@ def _to_square(pts: np.ndarray, A: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(pts.reshape(1, -1, 2).astype(np.float64), np.linalg.inv(A))[0].reshape(shp)
 
 
-def _peaks(segs: np.ndarray, centre: float, half: float) -> tuple[np.ndarray, np.ndarray] | None:
-    """Sub-pixel peak position and strength (peak − window mean) in each row of `segs` near `centre`."""
+def _peaks(segs: np.ndarray, centre: float | np.ndarray, half: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """Sub-pixel peak position and strength (peak − window mean) in each row of `segs` near `centre`
+    (one position, or one per row: an uneven grid's line is looked for where the last round found it)."""
     n = segs.shape[1]
-    lo, hi = max(1, int(centre - half)), min(n - 1, int(centre + half) + 1)
-    if hi - lo < 3:
-        return None
-    win = segs[:, lo:hi]
-    k = np.argmax(win, axis=1)
-    strength = np.maximum(win[np.arange(len(win)), k] - win.mean(axis=1), 0.0)
-    k = k + lo
     rows = np.arange(len(segs))
-    a, b, c = segs[rows, k - 1], segs[rows, k], segs[rows, np.minimum(k + 1, n - 1)]
-    den = a - 2 * b + c
-    sub = np.where(np.abs(den) > 1e-9, 0.5 * (a - c) / np.where(np.abs(den) > 1e-9, den, 1.0), 0.0)
+    c = np.broadcast_to(np.asarray(centre, np.float64), (len(segs),))
+    h = int(half)
+    if h < 1:
+        return None
+    idx = np.round(c).astype(int)[:, None] + np.arange(-h, h + 1)[None, :]
+    inside = (idx >= 1) & (idx <= n - 2)
+    if inside.sum(axis=1).min() < 3:
+        return None
+    idx = np.clip(idx, 1, n - 2)
+    win = np.where(inside, segs[rows[:, None], idx], -np.inf)
+    j = np.argmax(win, axis=1)
+    peak = win[rows, j]
+    mean = np.where(inside, win, 0.0).sum(axis=1) / inside.sum(axis=1)
+    strength = np.maximum(peak - mean, 0.0)
+    k = idx[rows, j]
+    a, b, cc = segs[rows, k - 1], segs[rows, k], segs[rows, k + 1]
+    den = a - 2 * b + cc
+    sub = np.where(np.abs(den) > 1e-9, 0.5 * (a - cc) / np.where(np.abs(den) > 1e-9, den, 1.0), 0.0)
     return k + np.clip(sub, -1, 1), strength
 
 
-def _fit_line(t: np.ndarray, v: np.ndarray, w: np.ndarray, tol: float) -> np.ndarray | None:
-    """Robust weighted straight line v = a + b·t; None with fewer than 3 consistent samples."""
+@dataclass(frozen=True)
+class LineFit:
+    """One measured grid line: position v = a + b·t (`coef`, as np.polyfit gives it) plus the local
+    deviations `resid` of its consistent segments at `t`, so a hand-ruled line that bends is followed
+    cell by cell while a stroke mistaken for the line in one cell is left out."""
+
+    coef: np.ndarray
+    t: np.ndarray
+    resid: np.ndarray
+    n_ok: int = 0  # segments that agree with the line: a line seen in most cells is trusted where it bends
+
+    def at(self, t: float | np.ndarray) -> float | np.ndarray:
+        base = np.polyval(self.coef, t)
+        return base + np.interp(t, self.t, self.resid) if len(self.t) else base
+
+
+def _fit_line(t: np.ndarray, v: np.ndarray, w: np.ndarray, tol: float, bend: float | None = None
+              ) -> LineFit | None:
+    """Robust weighted straight line v = a + b·t; None with fewer than 3 consistent samples.
+
+    Samples within `bend` of the straight line (default 2.5 `tol`) are kept as local deviations.
+    """
     keep = w > 0
     if keep.sum() < 3:
         return None
@@ -241,21 +276,75 @@ def _fit_line(t: np.ndarray, v: np.ndarray, w: np.ndarray, tol: float) -> np.nda
         if np.array_equal(new, keep):
             break
         keep = new
-    return coef
+    r = v - np.polyval(coef, t)
+    local = (w > 0.25 * float(np.median(w[w > 0]))) & (np.abs(r) < (2.5 * tol if bend is None else bend))
+    if local.sum() >= 3:
+        # A running median of three: a line bends smoothly, a stroke or a fill edge moves one cell only.
+        rr = np.interp(t, t[local], r[local])
+        rr = np.median(np.stack([np.r_[rr[:1], rr[:-1]], rr, np.r_[rr[1:], rr[-1:]]]), axis=0)
+        return LineFit(coef, t, rr, int(local.sum()))
+    return LineFit(coef, t[local], r[local], int(local.sum()))
+
+
+def intersect(col: LineFit, row: LineFit, x0: float, y0: float, iters: int = 4) -> tuple[float, float]:
+    """Crossing of a column line x = col(y) and a row line y = row(x), by fixed-point steps from (x0, y0)."""
+    x, y = x0, y0
+    for _ in range(iters):
+        y = float(row.at(x))
+        x = float(col.at(y))
+    return x, y
+
+
+def _crossings(lines: list[list[LineFit | None]], prior: np.ndarray, cell: float, bend: bool
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """12×12 crossings of the measured column and row lines (square px) and which were measured; the others
+    stay at `prior`. `bend`: follow each line's local deviations, else its straight fit."""
+    sq_pts = prior.copy()
+    ok = np.zeros((N_LINES, N_LINES), bool)
+    for i in range(N_LINES):
+        for j in range(N_LINES):
+            cx, cy = lines[0][j], lines[1][i]
+            if cx is None or cy is None:
+                continue
+            px, py = prior[i, j]
+            if not bend:
+                cx, cy = LineFit(cx.coef, cx.t[:0], cx.resid[:0], cx.n_ok), LineFit(cy.coef, cy.t[:0], cy.resid[:0])
+            x, y = intersect(cx, cy, px, py)
+            if abs(x - px) < 0.45 * cell and abs(y - py) < 0.45 * cell:
+                sq_pts[i, j], ok[i, j] = (x, y), True
+    return sq_pts, ok
+
+
+def _unevenness(sq_pts: np.ndarray, ok: np.ndarray, cell: float) -> float:
+    """Median distance (cells) of the measured inner crossings from their least-squares homography: a few
+    thousandths for a printed grid, a tenth or more for one ruled by hand."""
+    inner = np.zeros_like(ok)
+    inner[1:-1, 1:-1] = True
+    use = ok & inner
+    if use.sum() < 30:
+        return 0.0
+    ideal = np.stack(np.meshgrid(np.arange(N_LINES), np.arange(N_LINES)), axis=-1).astype(np.float64)
+    src, dst = ideal[use].reshape(-1, 2), sq_pts[use].reshape(-1, 2)
+    H, _ = cv2.findHomography(src, dst, 0)
+    if H is None:
+        return 0.0
+    return float(np.median(np.linalg.norm(cv2.perspectiveTransform(src[None], H)[0] - dst, axis=1))) / cell
 
 
 def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
     """Measure the 24 lines around the grid predicted by `H` (grid units → `ink` px) and refit it."""
     cell, pad = MEASURE_CELL, 0.5
     size = int(round((GRID_SIZE + 2 * pad) * cell))
-    pts = None
+    ideal = np.stack(np.meshgrid(np.arange(N_LINES), np.arange(N_LINES)), axis=-1).astype(np.float64)
+    pts = cv2.perspectiveTransform(ideal.reshape(1, -1, 2), H)[0].reshape(N_LINES, N_LINES, 2)
     score = 0.0
     for _ in range(rounds):
         A = _grid_to_square(H, cell, pad)
+        prior = _to_square(pts, A)  # where the last round put every intersection (first: the prediction)
         sq = cv2.warpPerspective(ink, A, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                  borderMode=cv2.BORDER_CONSTANT)
         resp = (line_response(sq, 1)[0], line_response(sq, 0)[0])
-        lines: list[list[np.ndarray | None]] = [[], []]  # [axis][index] → coef of position vs along
+        lines: list[list[LineFit | None]] = [[], []]  # [axis][index] → position as a function of along
         strengths = []
         for axis in (0, 1):  # 0: column lines (x as a function of y); 1: row lines (y as a function of x)
             r = resp[0] if axis == 0 else resp[1].T
@@ -263,33 +352,23 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
                              for k in range(GRID_SIZE)])
             t = (np.arange(GRID_SIZE) + pad + 0.5) * cell
             for j in range(N_LINES):
-                got = _peaks(segs, (j + pad) * cell, 0.3 * cell)
+                along = prior[:, j, 0] if axis == 0 else prior[j, :, 1]
+                got = _peaks(segs, 0.5 * (along[:-1] + along[1:]), 0.3 * cell)
                 if got is None:
                     lines[axis].append(None)
                     strengths.append(0.0)
                     continue
                 v, tw = got
                 strengths.append(float(np.median(tw)))
-                coef = _fit_line(t, v, tw, 0.08 * cell)
-                lines[axis].append(coef)
+                lines[axis].append(_fit_line(t, v, tw, 0.08 * cell))
         # Intersections in square coordinates; lines that could not be measured come from the prediction.
-        sq_pts = np.zeros((N_LINES, N_LINES, 2))
-        ok = np.zeros((N_LINES, N_LINES), bool)
-        for i in range(N_LINES):
-            for j in range(N_LINES):
-                cx, cy = lines[0][j], lines[1][i]
-                px, py = (j + pad) * cell, (i + pad) * cell
-                if cx is not None and cy is not None:
-                    # x = cx[1] + cx[0]·y ; y = cy[1] + cy[0]·x
-                    den = 1 - cx[0] * cy[0]
-                    if abs(den) > 1e-6:
-                        x = (cx[1] + cx[0] * cy[1]) / den
-                        y = cy[1] + cy[0] * x
-                        if abs(x - px) < 0.45 * cell and abs(y - py) < 0.45 * cell:
-                            px, py, ok[i, j] = x, y, True
-                sq_pts[i, j] = (px, py)
+        # Straight lines first: only a grid uneven as a whole (ruled by hand) has its lines followed where
+        # they bend — on a printed grid a bend is a symbol's stroke taken for the line.
+        sq_pts, ok = _crossings(lines, prior, cell, bend=False)
+        uneven = _unevenness(sq_pts, ok, cell) >= UNEVEN
+        if uneven:
+            sq_pts, ok = _crossings(lines, prior, cell, bend=True)
         img_pts = cv2.perspectiveTransform(sq_pts.reshape(1, -1, 2), A)[0].reshape(N_LINES, N_LINES, 2)
-        ideal = np.stack(np.meshgrid(np.arange(N_LINES), np.arange(N_LINES)), axis=-1).astype(np.float64)
         # The outer lines are often a thick band or the inside of a decorated frame, whose middle is not the
         # grid's edge: the homography comes from the inner intersections whenever there are enough of them.
         inner = np.zeros_like(ok)
@@ -300,18 +379,61 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
             # segment must not pull the lattice.
             unit = cv2.perspectiveTransform(np.float64([[[5.5, 5.5], [6.5, 5.5], [5.5, 6.5]]]), H)[0]
             tol = 0.05 * float(min(np.linalg.norm(unit[1] - unit[0]), np.linalg.norm(unit[2] - unit[0])))
-            H2, _ = cv2.findHomography(ideal[use].reshape(-1, 2), img_pts[use].reshape(-1, 2), cv2.RANSAC,
-                                       max(1.0, tol))
+            src, dst = ideal[use].reshape(-1, 2), img_pts[use].reshape(-1, 2)
+            # A hand-ruled grid is uneven everywhere: a tolerance below its own unevenness would let RANSAC
+            # fit one corner of it and extrapolate over the rest, so it grows with the least-squares scatter.
+            H_ls, _ = cv2.findHomography(src, dst, 0)
+            if H_ls is not None:
+                scatter = float(np.median(np.linalg.norm(
+                    cv2.perspectiveTransform(src[None], H_ls)[0] - dst, axis=1)))
+                tol = max(tol, 2.5 * scatter)
+            H2, _ = cv2.findHomography(src, dst, cv2.RANSAC, max(1.0, tol))
             if H2 is not None:
                 H = H2
         pred = cv2.perspectiveTransform(ideal.reshape(1, -1, 2), H)[0].reshape(N_LINES, N_LINES, 2)
         # A measured intersection is kept where it agrees with the lattice (hand-ruled grids are uneven, by
         # a few hundredths of a cell); further off it is a stroke taken for the line, and an outer one a frame.
         dev = np.linalg.norm(sq_pts - _to_square(pred, A), axis=2)
-        keep = ok & (dev < np.where(inner, INNER_AGREE, OUTER_AGREE) * cell)
-        pts = np.where(keep[..., None], img_pts, pred)
+        tol_cells = np.where(inner, INNER_AGREE, OUTER_AGREE)
+        if uneven:
+            # Where both lines were seen in most of their cells, the measured crossing of a hand-ruled grid
+            # is its own (a line that bends or runs off the lattice), not a stroke: it may be off the
+            # homography — the outer ones too (a printed frame's band, which the outer tolerance guards
+            # against, belongs to even grids).
+            n_ok = [np.array([0 if f is None else f.n_ok for f in fam]) for fam in lines]
+            seen = np.minimum(n_ok[1][:, None], n_ok[0][None, :]) >= SEEN_SEGMENTS
+            tol_cells = np.where(seen, MAX_AGREE, agree_tolerance(dev[ok & inner] / cell, inner))
+        keep = ok & (dev < tol_cells * cell)
+        pts = np.where(keep[..., None], img_pts, pred + neighbour_offsets(img_pts - pred, keep))
         score = float(np.median(strengths))
     return Lattice(H, pts, score)
+
+
+def neighbour_offsets(off: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """For every intersection, the mean offset (measured − homography) of the kept ones around it (3×3).
+
+    A crossing that could not be measured on an uneven grid is better guessed from how its neighbours sit
+    off the homography than from the homography alone; with no kept neighbour the offset is zero.
+    """
+    w = keep.astype(np.float64)
+    o = np.where(keep[..., None], off, 0.0)
+    k = np.ones((3, 3), np.float64)
+    num = np.stack([cv2.filter2D(o[..., c], -1, k, borderType=cv2.BORDER_CONSTANT) for c in range(2)], axis=-1)
+    den = cv2.filter2D(w, -1, k, borderType=cv2.BORDER_CONSTANT)
+    return np.where(den[..., None] > 0, num / np.maximum(den, 1e-9)[..., None], 0.0)
+
+
+def agree_tolerance(inner_dev: np.ndarray, inner: np.ndarray) -> np.ndarray:
+    """Per-intersection tolerance (cells) for a measured intersection's distance from the fitted lattice.
+
+    A printed grid lies on one homography to a few hundredths of a cell, so a point further off is a stroke
+    taken for the line (or, outside, a frame). A grid ruled by hand is uneven by a tenth of a cell or more
+    everywhere: the tolerance grows with the typical deviation of the inner points (three times their
+    median), up to `MAX_AGREE`, so its own measured corners are kept instead of the homography's guess.
+    """
+    typical = float(np.median(inner_dev)) if inner_dev.size >= 30 else 0.0
+    grow = min(MAX_AGREE, 3.0 * typical)
+    return np.where(inner, max(INNER_AGREE, grow), max(OUTER_AGREE, grow))
 
 
 def lattice_score(ink: np.ndarray, H: np.ndarray) -> float:
@@ -335,6 +457,109 @@ def lattice_score(ink: np.ndarray, H: np.ndarray) -> float:
     return float(min(scores))
 
 
+UNSEEN_CONTINUES = 0.5  # how much a strip of cells outside the photo counts as the lattice going on
+SHIFT_MAX = 4  # cells: the furthest whole-cell shift `best_shift` tries each way
+CHECKER_MAX = 0.6  # `checkerboard` likeness above which a lattice is a chequered cloth, not a map
+EV_CELL, EV_PAD = 24, 2.5  # grid frame of the segment evidence: px per cell, cells of margin (two shifts each way)
+
+
+def segment_strengths(ink: np.ndarray, H: np.ndarray, cell: int = EV_CELL, pad: float = EV_PAD
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Strength of every line segment around the lattice at `H`: (vertical, horizontal), each cells × lines,
+    and, stacked, the mean ink of every cell's middle and the share of every cell inside the photo (2 × cells ×
+    cells, same cell range).
+
+    `vertical[k, j]` is how much line j (x = j − 2, counted in grid units from −2 to 13) stands out of the
+    paper beside it along row cell k (−2 … 12): the peak of the line response within ±2 px of where the line
+    should be, less the mean half a cell either side. `horizontal[c, i]` likewise for row line i in column
+    cell c. The segments of a real 11×11 grid are present inside and stop at its edge; those of squared or
+    notebook paper, a brick wall or a frame do not fit that pattern (see `segment_evidence`).
+    """
+    size = int(round((GRID_SIZE + 2 * pad) * cell))
+    sq = cv2.warpPerspective(ink, _grid_to_square(H, cell, pad), (size, size),
+                             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT)
+    n_lo = int(np.floor(pad))
+    lines = np.arange(-n_lo, GRID_SIZE + n_lo + 1)
+    cells = np.arange(-n_lo, GRID_SIZE + n_lo)
+    out = []
+    for axis in (1, 0):
+        r = line_response(sq, axis)[0]
+        r = r if axis == 1 else r.T  # lines vary along the second index
+        bands = np.stack([r[int((k + pad + 0.15) * cell): int((k + pad + 0.85) * cell)].mean(axis=0)
+                          for k in cells]).astype(np.float32)
+        peak = cv2.dilate(bands, np.ones((1, 5), np.uint8))
+        mean = cv2.blur(bands, (5, 1))
+        x = np.round((lines + pad) * cell).astype(int)
+        side_l = np.clip(x - cell // 2, 0, size - 1)
+        side_r = np.clip(x + cell // 2, 0, size - 1)
+        out.append(peak[:, np.clip(x, 0, size - 1)] - 0.5 * (mean[:, side_l] + mean[:, side_r]))
+    seen = cv2.warpPerspective(np.ones(ink.shape[:2], np.float32), _grid_to_square(H, cell, pad), (size, size),
+                               flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT)
+    m0 = int(round((pad - n_lo) * cell))
+    core = sq[m0: m0 + len(cells) * cell, m0: m0 + len(cells) * cell]
+    c4 = cell // 4
+    cells_dark = core.reshape(len(cells), cell, len(cells), cell)[:, c4:-c4, :, c4:-c4].mean(axis=(1, 3))
+    core = seen[m0: m0 + len(cells) * cell, m0: m0 + len(cells) * cell]
+    cells_seen = core.reshape(len(cells), cell, len(cells), cell).mean(axis=(1, 3))
+    return out[0], out[1], np.stack([cells_dark, cells_seen])
+
+
+def checkerboard(dark: np.ndarray) -> float:
+    """How much the cells' darkness follows a chessboard (1: a chequered cloth or tiled floor, whose square
+    edges make a perfect lattice of steps; a map drawn by a player never alternates cell by cell)."""
+    d = dark - dark.mean()
+    sign = np.where(np.indices(dark.shape).sum(axis=0) % 2 == 0, 1.0, -1.0)
+    return float(abs((d * sign).mean()) / (np.sqrt((d ** 2).mean()) + 1e-6))
+
+
+def segment_evidence(segs: tuple[np.ndarray, np.ndarray, np.ndarray], dx: int = 0, dy: int = 0) -> float:
+    """How well the segments say "an 11×11 grid starts and stops here" for the lattice shifted (dx, dy) cells.
+
+    Inside, every one of the 2 × 11 × 12 segments should be there (the share present, each counted up to the
+    typical segment's strength; the weaker line family decides). Just outside, the perpendicular lines must
+    stop: a strip of cells beyond an edge crossed by the lattice's lines at full strength means the lattice
+    goes on (the comb is a cell off, or the grid is part of squared paper). A parallel line just outside
+    (a frame, a notebook margin) costs nothing: frames are common and say nothing about where the grid ends.
+    """
+    v, h, (dark, seen) = segs
+    o = (v.shape[1] - N_LINES) // 2  # index of line 0 (and of cell 0)
+    x0, y0 = o + dx, o + dy
+    if checkerboard(dark[y0: y0 + GRID_SIZE, x0: x0 + GRID_SIZE]) > CHECKER_MAX:
+        return -1.0
+    # Beyond the photo's edge nobody can see the lattice stop: a strip of cells out of the frame counts as
+    # half continuing (a chequered cloth or tiled floor runs off the photo; a sheet's grid seldom does).
+    unseen = [1 - seen[y0 - 1, x0: x0 + GRID_SIZE].mean(), 1 - seen[y0 + GRID_SIZE, x0: x0 + GRID_SIZE].mean(),
+              1 - seen[y0: y0 + GRID_SIZE, x0 - 1].mean(), 1 - seen[y0: y0 + GRID_SIZE, x0 + GRID_SIZE].mean()]
+    inner_v = v[y0: y0 + GRID_SIZE, x0: x0 + N_LINES]
+    inner_h = h[x0: x0 + GRID_SIZE, y0: y0 + N_LINES]
+    m = float(np.median(np.concatenate([inner_v.ravel(), inner_h.ravel()])))
+    if m <= 1e-4:
+        return -1.0
+    cov = min(float(np.minimum(inner_v / m, 1).clip(0).mean()), float(np.minimum(inner_h / m, 1).clip(0).mean()))
+    conts = [np.median(np.clip(v[y0 - 1, x0: x0 + N_LINES] / m, 0, 1)),
+             np.median(np.clip(v[y0 + GRID_SIZE, x0: x0 + N_LINES] / m, 0, 1)),
+             np.median(np.clip(h[x0 - 1, y0: y0 + N_LINES] / m, 0, 1)),
+             np.median(np.clip(h[x0 + GRID_SIZE, y0: y0 + N_LINES] / m, 0, 1))]
+    conts = [max(float(c), UNSEEN_CONTINUES * float(u)) for c, u in zip(conts, unseen, strict=True)]
+    return cov - max(conts)
+
+
+def best_shift(ink: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, float]:
+    """`H` moved by the whole-cell shift (up to `SHIFT_MAX` cells each way) whose segments best start and stop
+    with a grid, and that evidence. A comb one cell off (a notebook margin or a frame line taken for the first
+    line, an overshooting last line) is the commonest miss on hand-ruled and squared grids; a comb of the
+    right pitch fitted over the grid and the coin track below it is several cells off."""
+    segs = segment_strengths(ink, H, pad=SHIFT_MAX + 1.5)
+    r = range(-SHIFT_MAX, SHIFT_MAX + 1)
+    best = max(((segment_evidence(segs, dx, dy) - 0.02 * (abs(dx) + abs(dy)), dx, dy) for dx in r for dy in r),
+               key=lambda t: t[0])
+    ev, dx, dy = best
+    if dx == 0 and dy == 0:
+        return H, ev
+    T = np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1.0]])
+    return H @ T, ev
+
+
 def candidate_quads(gray: np.ndarray, darkest: np.ndarray | None = None) -> list[np.ndarray]:
     """Rough outlines the lattice may sit in: contour quadrilaterals (of the gray image and of its darkest
     channel, which shows orange or blue print better), and the whole image as a last resort."""
@@ -345,9 +570,48 @@ def candidate_quads(gray: np.ndarray, darkest: np.ndarray | None = None) -> list
         for q in find_quads(darkest)[:4]:
             if all(np.abs(q - o).max() > 6 for o in quads):
                 quads.append(q)
+    for q in paper_quads(gray):
+        if all(np.abs(q - o).max() > 6 for o in quads):
+            quads.append(q)
     h, w = gray.shape[:2]
     quads.append(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64))
     return quads
+
+
+def quad_of(contour: np.ndarray) -> np.ndarray | None:
+    """Four corners for a blob's outline: its hull simplified to four points (coarser until it is), else its
+    smallest enclosing rectangle. A page with a ragged edge, a lifted corner or a torn-off strip still
+    gives the rough outline the comb fit needs."""
+    from vision.border import order_corners
+
+    hull = cv2.convexHull(contour)
+    per = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.04, 0.06, 0.09):
+        approx = cv2.approxPolyDP(hull, eps * per, True)
+        if len(approx) == 4 and cv2.isContourConvex(approx):
+            return order_corners(approx.reshape(4, 2).astype(np.float64))
+        if len(approx) < 4:
+            break
+    return order_corners(cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64))
+
+
+def paper_quads(gray: np.ndarray, keep: int = 2) -> list[np.ndarray]:
+    """Outlines of the largest bright regions (paper on a darker table, split from it by Otsu's threshold;
+    thin bridges to bright bits of the table opened away): the page when its edge is too ragged, curled or
+    busy for the contour quadrilaterals."""
+    h, w = gray.shape[:2]
+    blur = cv2.GaussianBlur(gray, (0, 0), 2.0)
+    _, binary = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    k = max(3, (min(h, w) // 60) | 1)
+    binary = cv2.morphologyEx(binary, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    big = sorted((c for c in contours if cv2.contourArea(c) > 0.04 * h * w), key=cv2.contourArea, reverse=True)
+    out = []
+    for c in big[:keep]:
+        q = quad_of(c)
+        if q is not None:
+            out.append(q)
+    return out
 
 
 def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int = 3) -> list[Lattice]:
@@ -375,7 +639,8 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
         if cv2.contourArea(corners.astype(np.float32)) < 0.02 * small.shape[0] * small.shape[1]:
             continue
         H = cv2.getPerspectiveTransform(unit, corners.astype(np.float32)).astype(np.float64)
-        found.append((lattice_score(ink, H), H))
+        H, ev = best_shift(ink, H)
+        found.append((ev + 0.05 * float(np.clip(lattice_score(ink, H), -3.0, 6.0)), H))
     found.sort(key=lambda t: -t[0])
     out: list[Lattice] = []
     for _, H in found[: keep + 1]:
@@ -384,7 +649,7 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
         centre = lat.points.mean(axis=(0, 1))
         if any(np.linalg.norm(centre - o.points.mean(axis=(0, 1))) < 2 for o in out):
             continue  # the same lattice from another outline
-        out.append(Lattice(lat.homography, lat.points, sc))
+        out.append(Lattice(lat.homography, lat.points, sc, segment_evidence(segment_strengths(ink, lat.homography))))
     out.sort(key=lambda t: -t.score)
     return [lat.scaled(1 / f) for lat in out[:keep]]
 
@@ -400,7 +665,23 @@ def remeasure(image: np.ndarray, lat: Lattice) -> Lattice:
     full = measure(ink_map(image[y0:y1, x0:x1]), T @ lat.homography, rounds=1)
     back = np.linalg.inv(T)
     full = Lattice(back @ full.homography, full.points + [x0, y0], full.score)
-    return Lattice(full.homography, full.points, lat.score)
+    return Lattice(full.homography, full.points, lat.score, lat.evidence)
+
+
+def lattice_accepted(lat: Lattice, confirm: float, min_confirm: float) -> bool:
+    """Is this lattice the map's grid? Either its own segments say so (12 + 12 lines present inside, stopping
+    at its edge: hand-ruled and squared grids, whose mountains are drawn differently each time), or the side's
+    printed mountains confirm it (`confirm`, a z-score) and its segments do not contradict it (the pad's
+    dashed lines on a textured parchment are faint). A brick wall, squared paper, a tiled floor or a
+    chequered cloth go on past any 11×11 window and have no evidence."""
+    if lat.evidence >= EVIDENCE_ALONE:
+        return True
+    return confirm >= min_confirm and (lat.evidence >= EVIDENCE_CONFIRMED or lat.score >= MIN_LATTICE_SCORE)
+
+
+def lattice_rank(lat: Lattice, confirm: float) -> float:
+    """Order of accepted lattices: the segment evidence first, the printed mountains' word next."""
+    return lat.evidence + 0.08 * min(confirm, 12.0) + 0.05 * float(np.clip(lat.score, -3.0, 6.0))
 
 
 def find_lattice(image: np.ndarray, gray: np.ndarray | None = None) -> Lattice | None:

@@ -188,16 +188,16 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None):
     Each of the few best lattices is oriented; the one the printed features confirm best wins. A lattice
     that is weak on its own is accepted only when the side's mountains confirm it.
     """
-    from vision.lattice import MIN_LATTICE_SCORE, find_lattices, remeasure
+    from vision.lattice import find_lattices, lattice_accepted, lattice_rank, remeasure
     from vision.locate import SheetLocation
     from vision.messages import Note
 
     best = None
     for lat in find_lattices(image, keep=4):
         o = orient_lattice(image, lat, side_hint)
-        if o.confirm < MIN_CONFIRM or lat.score < -MIN_LATTICE_SCORE:
+        if not lattice_accepted(lat, o.confirm, MIN_CONFIRM):
             continue
-        rank = lat.score + 0.25 * min(o.confirm, 12.0)
+        rank = lattice_rank(lat, o.confirm)
         if best is None or rank > best[0]:
             best = (rank, lat, o)
     if best is None:

@@ -201,6 +201,18 @@ def draw_overlay(canon_img: np.ndarray, canon: Canon, grid, conf: np.ndarray, co
     return out
 
 
+def _centres_inside(loc: SheetLocation, shape: tuple[int, ...], margin_cells: float = 0.6) -> bool:
+    """Every cell centre the lattice measured lies in the photo with `margin_cells` of a cell to spare."""
+    c = loc.cell_centres
+    if c is None:
+        return False
+    cell = float(np.median(np.linalg.norm(np.diff(c, axis=1), axis=2)))
+    m = margin_cells * cell
+    h, w = shape[:2]
+    return bool((c[..., 0] >= m).all() and (c[..., 0] <= w - 1 - m).all() and (c[..., 1] >= m).all()
+                and (c[..., 1] <= h - 1 - m).all())
+
+
 def locate(image: np.ndarray, gray: np.ndarray, side: str | None) -> SheetLocation:
     """Markers first (a fast path and a check); otherwise the grid's own lattice; otherwise a clear error.
 
@@ -210,10 +222,13 @@ def locate(image: np.ndarray, gray: np.ndarray, side: str | None) -> SheetLocati
     try:
         loc = locate_by_markers(gray, side)
     except PhotoError as exc:
-        if exc.code not in ("markers_cut", "too_blurry", "too_small"):
+        # Markers that disagree (one misread) or a grid that three markers' homography puts partly out of
+        # the frame (a curled sheet, a wide-angle lens bend it) are no verdict while the lattice of 12 + 12
+        # lines is itself wholly in the photo.
+        if exc.code not in ("markers_cut", "too_blurry", "too_small", "grid_cut", "unknown_side"):
             raise
         loc = locate_by_lattice(image, side)
-        if loc is None:
+        if loc is None or (exc.code == "grid_cut" and not _centres_inside(loc, gray.shape)):
             raise
         return loc
     if loc is not None:
