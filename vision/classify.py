@@ -26,7 +26,7 @@ import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
 from companion.cartographers.terrain import DRAWABLE as TERRAIN_DRAWABLE
-from vision.features import crop, hog_cells, normalise_extent, ruins_mask
+from vision.features import crop, describe_maps, ruins_mask, shape_map
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, glare_legend, outline_ratios
 from vision.messages import Note
@@ -112,23 +112,18 @@ def _unit(v: np.ndarray) -> np.ndarray:
 
 
 
-def shape_descriptor(ink: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
-    """HOG of the cell's ink pattern + a coarse density map, L2-normalised.
-
-    The ink is first cropped to its own extent (scale and position invariant):
-    players draw the same symbol bigger or smaller, left or right in the cell.
-    """
+def _shape_map(ink: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
+    """The ink pattern cropped to its own extent (scale and position invariant), as `describe_maps` takes it:
+    players draw the same symbol bigger or smaller, left or right in the cell."""
     a = ink.astype(np.float32)
     if keep is not None:
         a = a * keep
-    a = normalise_extent(a, INK_T)
-    a = cv2.resize(a, (36, 36), interpolation=cv2.INTER_AREA)
-    a = cv2.GaussianBlur(a, (0, 0), 1.0)
-    h = hog_cells(a)
-    dens = cv2.resize(a, (6, 6), interpolation=cv2.INTER_AREA).ravel()
-    h = h / max(np.linalg.norm(h), 1e-6)
-    dens = dens / max(np.linalg.norm(dens), 1e-6)
-    return np.concatenate([h, 0.7 * dens]).astype(np.float32)
+    return shape_map(a, INK_T, blank_is_none=False)
+
+
+def shape_descriptor(ink: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
+    """HOG of the cell's ink pattern + a coarse density map, L2-normalised (see `_shape_map`)."""
+    return describe_maps([_shape_map(ink, keep)])[0]
 
 
 def _example_from_cell(terrain: str, norm: np.ndarray, lab: np.ndarray, ink: np.ndarray,
@@ -153,10 +148,12 @@ def with_shapes(e: Example) -> Example:
     keep = ruins_mask(ink_s.shape, SHAPE_MARGIN)
     h, w = ink_s.shape
     turned = [cv2.warpAffine(ink_s, cv2.getRotationMatrix2D((w / 2, h / 2), a, 1.0), (w, h)) for a in VARIANT_ANGLES]
-    e.shape = shape_descriptor(ink_s)
-    e.shape_ruins = shape_descriptor(ink_s, keep)
-    e.variants = tuple(shape_descriptor(t) for t in turned)
-    e.variants_ruins = tuple(shape_descriptor(t, keep) for t in turned)
+    d = describe_maps([_shape_map(ink_s), _shape_map(ink_s, keep), *(_shape_map(t) for t in turned),
+                       *(_shape_map(t, keep) for t in turned)])
+    k = len(turned)
+    e.shape, e.shape_ruins = d[0], d[1]
+    e.variants = tuple(d[2 : 2 + k])
+    e.variants_ruins = tuple(d[2 + k :])
     return e
 
 
@@ -233,9 +230,9 @@ def cell_features(lab: np.ndarray, ink: np.ndarray, box: tuple[float, float, flo
         median = np.median(raw[strong], axis=0)
         colour, chroma = _unit(median), float(np.hypot(median[1], median[2]))
     shape = None
-    if want_shape:
+    if want_shape:  # the map only: `_classify_pass` describes all cells' maps in one batch
         ink_s = crop(ink, box, SHAPE_MARGIN)
-        shape = shape_descriptor(ink_s, ruins_mask(ink_s.shape, SHAPE_MARGIN) if is_ruins else None)
+        shape = _shape_map(ink_s, ruins_mask(ink_s.shape, SHAPE_MARGIN) if is_ruins else None)
     return CellFeatures(coverage, votes, mean_cos, shape, ink_mean, colour, chroma)
 
 
@@ -364,6 +361,10 @@ def _classify_pass(lab, ink, boxes, side, examples, thr):
             else:
                 pending.append(((r, c), g, p_fill * colour_conf))
 
+    if shape_needed and feats:
+        keys = list(feats)
+        for key, d in zip(keys, describe_maps([feats[k].shape for k in keys]), strict=True):
+            feats[key].shape = d
     if pending:
         _classify_shapes(pending, feats, examples, groups, ruins, grid, conf)
     return grid, conf, style, feats

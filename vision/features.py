@@ -115,13 +115,10 @@ def ruins_mask(shape: tuple[int, int], margin: float) -> np.ndarray:
 def _sorted_quantiles(counts: np.ndarray, n: int) -> tuple[float, float]:
     """1st and 99th percentile (numpy's linear rule) of the coordinates of `n` pixels, `counts` per coordinate."""
     cum = np.cumsum(counts)
-    out = []
-    for q in (0.01, 0.99):
-        pos = q * (n - 1)
-        lo = int(np.floor(pos))
-        v_lo, v_hi = np.searchsorted(cum, [lo, min(lo + 1, n - 1)], side="right")
-        out.append(float(v_lo + (v_hi - v_lo) * (pos - lo)))
-    return out[0], out[1]
+    pos = (0.01 * (n - 1), 0.99 * (n - 1))
+    lo = (int(np.floor(pos[0])), int(np.floor(pos[1])))
+    v = np.searchsorted(cum, [lo[0], min(lo[0] + 1, n - 1), lo[1], min(lo[1] + 1, n - 1)], side="right").tolist()
+    return (float(v[0] + (v[1] - v[0]) * (pos[0] - lo[0])), float(v[2] + (v[3] - v[2]) * (pos[1] - lo[1])))
 
 
 def stroke_extent(on: np.ndarray, min_pixels: int = 12) -> tuple[float, float, float, float] | None:
@@ -149,45 +146,87 @@ def normalise_extent(a: np.ndarray, t: float) -> np.ndarray:
     return cv2.warpAffine(a, M, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
 
-def hog_cells(a: np.ndarray) -> np.ndarray:
-    """`skimage.feature.hog(a, 9 orientations, 6×6 pixels per cell, 1×1 blocks, L2-Hys)` of a 2-D map.
+HOG_BIN_EDGES = (180.0 / 9) * np.arange(10)
 
-    Same numbers (to float32 rounding) as skimage's, vectorised: skimage's own loops over cells and blocks
-    in Python cost ~0.8 ms a call, and a 12 MP reading makes hundreds of calls.
+
+def hog_maps(a: np.ndarray) -> np.ndarray:
+    """`hog_cells` of a stack of equal-sized 2-D maps (n, h, w) → (n, descriptor), in one pass.
+
+    A pixel falls in exactly one of the nine orientation bins, so the per-cell histograms are one weighted
+    `bincount` instead of nine masked sums (same numbers).
     """
     a = np.asarray(a, np.float32)
-    h, w = a.shape[0] // 6 * 6, a.shape[1] // 6 * 6
+    n = a.shape[0]
+    ch, cw = a.shape[1] // 6, a.shape[2] // 6
+    h, w = ch * 6, cw * 6
+    if n == 0 or ch == 0 or cw == 0:
+        return np.zeros((n, ch * cw * 9), np.float32)
     g_row = np.zeros(a.shape, np.float32)
     g_col = np.zeros(a.shape, np.float32)
-    g_row[1:-1, :] = a[2:, :] - a[:-2, :]
-    g_col[:, 1:-1] = a[:, 2:] - a[:, :-2]
-    g_row, g_col = g_row[:h, :w].astype(np.float64), g_col[:h, :w].astype(np.float64)
-    mag = np.hypot(g_col, g_row).reshape(h // 6, 6, w // 6, 6)
-    ori = (np.rad2deg(np.arctan2(g_row, g_col)) % 180).reshape(h // 6, 6, w // 6, 6)
-    step = 180.0 / 9
-    hist = np.empty((h // 6, w // 6, 9), np.float32)
-    for i in range(9):  # nine bins, not pixels
-        hist[..., i] = (mag * ((ori < step * (i + 1)) & (ori >= step * i))).sum(axis=(1, 3)) / 36
+    g_row[:, 1:-1, :] = a[:, 2:, :] - a[:, :-2, :]
+    g_col[:, :, 1:-1] = a[:, :, 2:] - a[:, :, :-2]
+    g_row, g_col = g_row[:, :h, :w].astype(np.float64), g_col[:, :h, :w].astype(np.float64)
+    mag = np.hypot(g_col, g_row)
+    ori = np.rad2deg(np.arctan2(g_row, g_col)) % 180
+    # bin i holds edges[i] <= ori < edges[i + 1]: a floor, corrected where the division rounded across an edge
+    b = np.minimum((ori / HOG_BIN_EDGES[1]).astype(np.int64), 8)
+    b -= ori < HOG_BIN_EDGES[b]
+    b += (b < 8) & (ori >= HOG_BIN_EDGES[np.minimum(b + 1, 9)])
+    cell = (np.arange(h)[:, None] // 6) * cw + np.arange(w)[None, :] // 6
+    idx = ((np.arange(n)[:, None, None] * (ch * cw) + cell) * 9 + b).ravel()
+    hist = np.bincount(idx, weights=mag.ravel(), minlength=n * ch * cw * 9) / 36
+    hist = hist.astype(np.float32).reshape(n, ch * cw, 9)
     eps = 1e-5
     hist = hist / np.sqrt((hist**2).sum(-1, keepdims=True) + eps**2)
     hist = np.minimum(hist, 0.2)
     hist = hist / np.sqrt((hist**2).sum(-1, keepdims=True) + eps**2)
-    return hist.ravel()
+    return hist.reshape(n, -1)
+
+
+def hog_cells(a: np.ndarray) -> np.ndarray:
+    """`skimage.feature.hog(a, 9 orientations, 6×6 pixels per cell, 1×1 blocks, L2-Hys)` of a 2-D map.
+
+    Same numbers (to float32 rounding) as skimage's, vectorised: skimage's own loops over cells and blocks
+    in Python cost ~0.8 ms a call, and a 12 MP reading makes hundreds of calls (those go through `hog_maps`
+    all at once).
+    """
+    return hog_maps(np.asarray(a, np.float32)[None])[0]
+
+
+def shape_map(a: np.ndarray, t: float = INK_T, blank_is_none: bool = True) -> np.ndarray | None:
+    """The SHAPE_SIZE² map a shape descriptor is taken of: the strokes cropped to their extent, resized, blurred.
+
+    None for a blank map (no pixel above `t`) when `blank_is_none`: its descriptor is all zeros.
+    """
+    a = a.astype(np.float32)
+    if blank_is_none and (a.size == 0 or float(a.max()) < t):
+        return None
+    a = normalise_extent(a, t)
+    a = cv2.resize(a, (SHAPE_SIZE, SHAPE_SIZE), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(a, (0, 0), 1.0)
+
+
+def describe_maps(maps: list[np.ndarray | None]) -> np.ndarray:
+    """(len(maps), SHAPE_DIM) descriptors of `shape_map` outputs: HOG + a coarse density map, each
+    L2-normalised; zeros for None. The HOG of all maps is computed in one batch."""
+    out = np.zeros((len(maps), SHAPE_DIM), np.float32)
+    rows = [k for k, m in enumerate(maps) if m is not None]
+    if not rows:
+        return out
+    stack = np.stack([maps[k] for k in rows])
+    hogs = hog_maps(stack)
+    nh = hogs.shape[1]
+    for j, k in enumerate(rows):
+        h = hogs[j]
+        dens = cv2.resize(stack[j], (6, 6), interpolation=cv2.INTER_AREA).ravel()
+        out[k, :nh] = h / max(float(np.linalg.norm(h)), 1e-6)
+        out[k, nh:] = 0.7 * (dens / max(float(np.linalg.norm(dens)), 1e-6))
+    return out
 
 
 def shape_descriptor(a: np.ndarray, t: float = INK_T) -> np.ndarray:
     """HOG of a stroke map + a coarse density map, each L2-normalised (zeros for a blank map)."""
-    a = a.astype(np.float32)
-    if a.size == 0 or float(a.max()) < t:
-        return np.zeros(SHAPE_DIM, np.float32)
-    a = normalise_extent(a, t)
-    a = cv2.resize(a, (SHAPE_SIZE, SHAPE_SIZE), interpolation=cv2.INTER_AREA)
-    a = cv2.GaussianBlur(a, (0, 0), 1.0)
-    h = hog_cells(a)
-    dens = cv2.resize(a, (6, 6), interpolation=cv2.INTER_AREA).ravel()
-    h = h / max(float(np.linalg.norm(h)), 1e-6)
-    dens = dens / max(float(np.linalg.norm(dens)), 1e-6)
-    return np.concatenate([h, 0.7 * dens]).astype(np.float32)
+    return describe_maps([shape_map(a, t)])[0]
 
 
 def hue_histogram(a: np.ndarray, b: np.ndarray, chroma: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -220,8 +259,8 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
     mass, cov, chromatic, light, stroke_m = (np.zeros(n, np.float32) for _ in range(5))
     colour = np.zeros((n, 2), np.float32)
     hue = np.zeros((n, HUE_BINS + 1), np.float32)
-    shape = np.zeros((n, SHAPE_DIM), np.float32)
-    shape_ink = np.zeros((n, SHAPE_DIM), np.float32)
+    stroke_maps: list[np.ndarray | None] = [None] * n
+    ink_maps: list[np.ndarray | None] = [None] * n
     for k, cell in enumerate(cells):
         box = boxes[cell]
         masked = ruins_glyph and cell in ruins
@@ -252,6 +291,7 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
             km = ruins_mask(s_c.shape, SHAPE_MARGIN)
             s_c, i_c = s_c * km, i_c * km
         stroke_m[k] = float(s_c.mean()) if s_c.size else 0.0
-        shape[k] = shape_descriptor(s_c, 0.3)
-        shape_ink[k] = shape_descriptor(i_c)
+        stroke_maps[k] = shape_map(s_c, 0.3)
+        ink_maps[k] = shape_map(i_c)
+    shape, shape_ink = np.vsplit(describe_maps(stroke_maps + ink_maps), [n])
     return CellArrays(cells, mass, cov, colour, chromatic, light, hue, shape, shape_ink, stroke_m)

@@ -21,10 +21,14 @@ def block_percentile(img: np.ndarray, block: int, q: float = 90) -> np.ndarray:
     """Per-block, per-channel percentile of an H×W×C image → (H//block)×(W//block)×C float32."""
     h, w, ch = img.shape
     nh, nw = h // block, w // block
-    a = img[: nh * block, : nw * block].reshape(nh, block, nw, block, ch).transpose(0, 2, 1, 3, 4)
-    a = a.reshape(nh, nw, block * block, ch)
+    # One contiguous row per block and channel, widened to int16: numpy's selection is several times faster
+    # on contiguous 16-bit rows than on strided uint8 (same values: the k-th smallest is exact).
+    a = img[: nh * block, : nw * block].reshape(nh, block, nw, block, ch).transpose(0, 2, 4, 1, 3)
+    a = a.reshape(nh, nw, ch, block * block)
+    if a.dtype == np.uint8:
+        a = a.astype(np.int16)
     k = int(round(q / 100 * (block * block - 1)))
-    return np.partition(a, k, axis=2)[:, :, k, :].astype(np.float32)
+    return np.partition(a, k, axis=3)[..., k].astype(np.float32)
 
 
 def paper_background(img: np.ndarray, canon: Canon | None = None, side: str | None = None) -> np.ndarray:
