@@ -20,7 +20,7 @@ from companion.cartographers.data import GRID_SIZE
 from vision import symbols
 from vision.calibrate import DOMINANT_CAP, calibrated, dominant_terrain
 from vision.classify import classify_cells
-from vision.features import CellArrays, cell_arrays, planes
+from vision.features import CellArrays, box_region, cell_arrays, planes
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, outline_ratios
 from vision.groups import Group, distances, make_groups
@@ -123,8 +123,13 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
     cells = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if (r, c) not in printed]
     boxes = _boxes(canon, offsets, cells)
     paper = grid_paper(norm, boxes)
-    white = whiten(norm, paper)
-    p = planes(white)
+    # The planes are read only in the grid's cells and outlines (and the legend's, on our sheet): compute them
+    # there alone (identical values; zeros elsewhere).
+    used = [*_boxes(canon, offsets, [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)]).values()]
+    if method == "markers":
+        used += [move_box(b) if move_box else b for b in canon.legend_boxes().values()]
+    region = box_region(used, norm.shape)
+    p = planes(whiten(norm[region], paper)).embedded(region, norm.shape)
     own_glyph = method == "markers"
     a = cell_arrays(p, boxes, ruins, own_glyph)
     warnings: list[Note] = []

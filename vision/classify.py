@@ -26,7 +26,7 @@ import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
 from companion.cartographers.terrain import DRAWABLE as TERRAIN_DRAWABLE
-from vision.features import crop, describe_maps, ruins_mask, shape_map
+from vision.features import box_region, crop, describe_maps, embed, ruins_mask, shape_map
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, glare_legend, outline_ratios
 from vision.messages import Note
@@ -248,12 +248,17 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarra
     `move_box` does the same for the legend squares below the grid. `use_legend=False` ignores the legend row
     (sheets that have none, or a blank one): the typical palette, then the sheet's own colours, are the examples.
     """
-    lab = to_lab(norm)
+    boxes = {(r, c): _shifted(canon.cell_box(r, c), offsets, r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)}
+    legend_boxes = {t: (move_box(b) if move_box else b) for t, b in canon.legend_boxes().items()}
+    # Only the cells, the legend squares and their outlines are read: Lab and ink there alone (zeros elsewhere).
+    region = box_region([*boxes.values(), *(legend_boxes.values() if use_legend else ())], norm.shape)
+    sub = norm[region]
+    lab_r = to_lab(sub)
     # Pale colour (light yellow hatching) barely darkens any channel but is clearly coloured: chroma counts too.
-    ink = np.maximum(ink_strength(norm), np.hypot(lab[..., 1], lab[..., 2]) / CHROMA_INK)
+    ink_r = np.maximum(ink_strength(sub), np.hypot(lab_r[..., 1], lab_r[..., 2]) / CHROMA_INK)
+    lab, ink = embed(lab_r, region, norm.shape), embed(ink_r, region, norm.shape)
     warnings: list[Note] = []
     legend = legend_examples(norm, lab, ink, canon, move_box) if use_legend else {}
-    legend_boxes = {t: (move_box(b) if move_box else b) for t, b in canon.legend_boxes().items()}
     glared = sorted(glare_legend(ink, legend_boxes), key=DRAWABLE.index) if use_legend else []
     if glared:  # a washed-out legend square would teach the wrong colour or shape
         warnings.append(Note.of("glare_legend", terrains=tuple(glared)))
@@ -269,7 +274,6 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarra
         examples += [e for e in palette_examples() if e.terrain in missing or e.terrain in glared]
     cov_ref = [e.coverage for e in examples if e.coverage is not None]
     thr = float(np.clip(0.35 * min(cov_ref), 0.025, 0.15)) if cov_ref else 0.08
-    boxes = {(r, c): _shifted(canon.cell_box(r, c), offsets, r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)}
     grid, conf, style, feats = _classify_pass(lab, ink, boxes, side, examples, thr)
     if missing:
         # Colour clustering, seeded by the typical palette: the cells it is sure about define this

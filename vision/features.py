@@ -71,6 +71,34 @@ class Planes:
     chroma: np.ndarray  # Lab chroma
     stroke: np.ndarray  # dark neutral ink 0..1
 
+    def embedded(self, region: tuple[slice, slice], shape: tuple[int, int]) -> Planes:
+        """These planes (computed on `image[region]`) placed in zero planes of the whole image's `shape`."""
+        return Planes(*(embed(getattr(self, f), region, shape) for f in ("lab", "ink", "chroma", "stroke")))
+
+
+def box_region(boxes, shape: tuple[int, ...], pad: int = 6) -> tuple[slice, slice]:
+    """The pixel rectangle (rows, columns) holding every box (x, y, size) with `pad` pixels round it.
+
+    Features are cut only from cell boxes and their outlines, so the colour planes are computed on this
+    rectangle alone (the sheet's grid and legend are about half of the canonical page).
+    """
+    h, w = shape[:2]
+    b = np.asarray(list(boxes), np.float64).reshape(-1, 3)
+    if not len(b):
+        return slice(0, h), slice(0, w)
+    x0 = int(np.clip(np.floor(b[:, 0].min()) - pad, 0, w))
+    y0 = int(np.clip(np.floor(b[:, 1].min()) - pad, 0, h))
+    x1 = int(np.clip(np.ceil((b[:, 0] + b[:, 2]).max()) + pad, x0, w))
+    y1 = int(np.clip(np.ceil((b[:, 1] + b[:, 2]).max()) + pad, y0, h))
+    return slice(y0, y1), slice(x0, x1)
+
+
+def embed(a: np.ndarray, region: tuple[slice, slice], shape: tuple[int, int]) -> np.ndarray:
+    """`a` (computed on a region) placed in a zero array of the whole image's (height, width)."""
+    out = np.zeros((*shape[:2], *a.shape[2:]), a.dtype)
+    out[region] = a
+    return out
+
 
 def to_lab(norm: np.ndarray) -> np.ndarray:
     """Lab (L 0..100) of a normalised float BGR image."""
