@@ -154,11 +154,11 @@ def stroke_extent(on: np.ndarray, min_pixels: int = 12) -> tuple[float, float, f
 
     Equal to `np.percentile(np.nonzero(on)[i], [1, 99])`, from row and column counts (no sort of every pixel).
     """
-    rows = on.sum(axis=1)
+    rows = np.count_nonzero(on, axis=1)
     n = int(rows.sum())
     if n < min_pixels:
         return None
-    return (*_sorted_quantiles(rows, n), *_sorted_quantiles(on.sum(axis=0), n))
+    return (*_sorted_quantiles(rows, n), *_sorted_quantiles(np.count_nonzero(on, axis=0), n))
 
 
 def normalise_extent(a: np.ndarray, t: float) -> np.ndarray:
@@ -195,14 +195,18 @@ def hog_maps(a: np.ndarray) -> np.ndarray:
     g_col[:, :, 1:-1] = a[:, :, 2:] - a[:, :, :-2]
     g_row, g_col = g_row[:, :h, :w].astype(np.float64), g_col[:, :h, :w].astype(np.float64)
     mag = np.hypot(g_col, g_row)
-    ori = np.rad2deg(np.arctan2(g_row, g_col)) % 180
-    # bin i holds edges[i] <= ori < edges[i + 1]: a floor, corrected where the division rounded across an edge
+    deg = np.rad2deg(np.arctan2(g_row, g_col))
+    # `deg % 180` as numpy computes it (deg is in [-180, 180]), without the slow float modulo
+    ori = np.where(deg < 0, deg + 180, np.where(deg == 180, 0.0, deg))
+    # bin i holds edges[i] <= ori < edges[i + 1]: a floor, corrected where the division rounded across an edge;
+    # ori can round up to 180 itself (deg a hair below 0), which is in no bin
     b = np.minimum((ori / HOG_BIN_EDGES[1]).astype(np.int64), 8)
     b -= ori < HOG_BIN_EDGES[b]
     b += (b < 8) & (ori >= HOG_BIN_EDGES[np.minimum(b + 1, 9)])
     cell = (np.arange(h)[:, None] // 6) * cw + np.arange(w)[None, :] // 6
     idx = ((np.arange(n)[:, None, None] * (ch * cw) + cell) * 9 + b).ravel()
-    hist = np.bincount(idx, weights=mag.ravel(), minlength=n * ch * cw * 9) / 36
+    weights = np.where(ori < 180, mag, 0.0).ravel()
+    hist = np.bincount(idx, weights=weights, minlength=n * ch * cw * 9) / 36
     hist = hist.astype(np.float32).reshape(n, ch * cw, 9)
     eps = 1e-5
     hist = hist / np.sqrt((hist**2).sum(-1, keepdims=True) + eps**2)

@@ -62,15 +62,21 @@ def paper_background(img: np.ndarray, canon: Canon | None = None, side: str | No
     filled = cv2.inpaint(p8, (~ok).astype(np.uint8) * 255, 3, cv2.INPAINT_TELEA).astype(np.float32) / scale
     filled = np.where(ok[..., None], p, filled)
     filled = cv2.GaussianBlur(filled, (0, 0), 0.8)
-    bg = cv2.resize(filled, (w // block * block, h // block * block), interpolation=cv2.INTER_LINEAR)
-    bg = cv2.copyMakeBorder(bg, 0, h - bg.shape[0], 0, w - bg.shape[1], cv2.BORDER_REPLICATE)
-    return np.maximum(bg, 1.0)
+    core = cv2.resize(filled, (w // block * block, h // block * block), interpolation=cv2.INTER_LINEAR)
+    # the last block row and column replicated to the full size, floored at 1, without whole-image temporaries
+    ch, cw = core.shape[:2]
+    bg = np.empty((h, w, *core.shape[2:]), np.float32)
+    np.maximum(core, 1.0, out=bg[:ch, :cw])
+    bg[ch:, :cw] = bg[ch - 1 : ch, :cw]
+    bg[:, cw:] = bg[:, cw - 1 : cw]
+    return bg
 
 
 def normalise_light(img: np.ndarray, canon: Canon | None = None, side: str | None = None) -> np.ndarray:
     """`img` divided by its paper background: float32 in about 0..1.2 with paper at 1 in every channel."""
-    bg = paper_background(img, canon, side)
-    return np.clip(img.astype(np.float32) / bg, 0, 1.5)
+    out = img.astype(np.float32)
+    np.divide(out, paper_background(img, canon, side), out=out)
+    return np.clip(out, 0, 1.5, out=out)
 
 
 def paper_level(img: np.ndarray) -> float:
