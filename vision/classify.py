@@ -26,7 +26,7 @@ import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
 from companion.cartographers.terrain import DRAWABLE as TERRAIN_DRAWABLE
-from vision.features import box_region, crop, describe_maps, embed, ruins_mask, shape_map
+from vision.features import box_region, crop, describe_maps, embed, median0, ruins_mask, shape_map, weighted_mean
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, glare_legend, outline_ratios
 from vision.messages import Note
@@ -224,10 +224,10 @@ def cell_features(lab: np.ndarray, ink: np.ndarray, box: tuple[float, float, flo
         best = cos.argmax(axis=1)
         w = ink_c[on]
         votes = np.bincount(best, weights=w, minlength=len(examples)).astype(np.float32)
-        mean_cos = float(np.average(cos[np.arange(len(best)), best], weights=w))
+        mean_cos = float(weighted_mean(cos[np.arange(len(best)), best], w))
         ink_mean = float(w.mean())
-        strong = w >= np.median(w)
-        median = np.median(raw[strong], axis=0)
+        strong = w >= median0(w)
+        median = median0(raw[strong])
         colour, chroma = _unit(median), float(np.hypot(median[1], median[2]))
     shape = None
     if want_shape:  # the map only: `_classify_pass` describes all cells' maps in one batch
