@@ -22,6 +22,8 @@ calibrated confidence (`vision.calibrate`).
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -159,13 +161,20 @@ def ruins_mask(shape: tuple[int, int], margin: float) -> np.ndarray:
     return keep
 
 
-def _sorted_quantiles(counts: np.ndarray, n: int) -> tuple[float, float]:
-    """1st and 99th percentile (numpy's linear rule) of the coordinates of `n` pixels, `counts` per coordinate."""
-    cum = np.cumsum(counts)
-    pos = (0.01 * (n - 1), 0.99 * (n - 1))
-    lo = (int(np.floor(pos[0])), int(np.floor(pos[1])))
-    v = np.searchsorted(cum, [lo[0], min(lo[0] + 1, n - 1), lo[1], min(lo[1] + 1, n - 1)], side="right").tolist()
-    return (float(v[0] + (v[1] - v[0]) * (pos[0] - lo[0])), float(v[2] + (v[3] - v[2]) * (pos[1] - lo[1])))
+def _sorted_quantiles(counts: list[int], n: int) -> tuple[float, float]:
+    """1st and 99th percentile (numpy's linear rule) of the coordinates of `n` pixels, `counts` per coordinate.
+
+    Plain Python on the few dozen counts of a cell: numpy's per-call overhead is most of the cost here.
+    """
+    cum = list(itertools.accumulate(counts))
+    out = []
+    for q in (0.01, 0.99):
+        pos = q * (n - 1)
+        lo = int(pos // 1)
+        v_lo = bisect.bisect_right(cum, lo)
+        v_hi = bisect.bisect_right(cum, min(lo + 1, n - 1))
+        out.append(float(v_lo + (v_hi - v_lo) * (pos - lo)))
+    return out[0], out[1]
 
 
 def stroke_extent(on: np.ndarray, min_pixels: int = 12) -> tuple[float, float, float, float] | None:
@@ -177,7 +186,7 @@ def stroke_extent(on: np.ndarray, min_pixels: int = 12) -> tuple[float, float, f
     n = int(rows.sum())
     if n < min_pixels:
         return None
-    return (*_sorted_quantiles(rows, n), *_sorted_quantiles(np.count_nonzero(on, axis=0), n))
+    return (*_sorted_quantiles(rows.tolist(), n), *_sorted_quantiles(np.count_nonzero(on, axis=0).tolist(), n))
 
 
 def normalise_extent(a: np.ndarray, t: float) -> np.ndarray:

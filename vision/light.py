@@ -93,14 +93,22 @@ def grid_paper(norm: np.ndarray, boxes: dict, margin: float = 0.15) -> np.ndarra
     90th percentile is paper unless it is solidly filled; the median over the brightest third of the cells is
     the grid's paper even on a map that is mostly coloured in.
     """
-    tops = []
+    crops = []
     for x, y, s in boxes.values():
         m = s * margin
         a = norm[int(y + m) : int(y + s - m), int(x + m) : int(x + s - m)]
         if a.size:
-            tops.append(np.percentile(a.reshape(-1, 3), 90, axis=0))
-    if not tops:
+            crops.append(a.reshape(-1, 3))
+    if not crops:
         return np.ones(3, np.float32)
+    # Cells of one crop size at once (one percentile call per size, not per cell; the same numbers).
+    tops: list = [None] * len(crops)
+    by_size: dict[int, list[int]] = {}
+    for k, a in enumerate(crops):
+        by_size.setdefault(a.shape[0], []).append(k)
+    for ks in by_size.values():
+        for k, v in zip(ks, np.percentile(np.stack([crops[k] for k in ks]), 90, axis=1), strict=True):
+            tops[k] = v
     t = np.array(tops, np.float32)
     lum = t.mean(axis=1)
     bright = t[lum >= np.percentile(lum, 67)]
