@@ -26,7 +26,7 @@ import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
 from companion.cartographers.terrain import DRAWABLE as TERRAIN_DRAWABLE
-from vision.features import box_region, crop, describe_maps, embed, median0, ruins_mask, shape_map, weighted_mean
+from vision.features import box_region, crop, describe_maps, median0, ruins_mask, shape_map, weighted_mean
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, glare_legend, outline_ratios
 from vision.messages import Note
@@ -127,17 +127,18 @@ def shape_descriptor(ink: np.ndarray, keep: np.ndarray | None = None) -> np.ndar
 
 
 def _example_from_cell(terrain: str, norm: np.ndarray, lab: np.ndarray, ink: np.ndarray,
-                       box: tuple[float, float, float]) -> Example | None:
-    ink_c = crop(ink, box, COLOUR_MARGIN)
+                       box: tuple[float, float, float], origin: tuple[int, int] = (0, 0)) -> Example | None:
+    ink_c = crop(ink, box, COLOUR_MARGIN, origin)
     on = ink_c > INK_T
     coverage = float(on.mean()) if on.size else 0.0
     if coverage < 0.02:
         return None
     strong = ink_c >= np.percentile(ink_c[on], 50)
-    vec = colour_vectors(crop(lab, box, COLOUR_MARGIN))[on & strong]
+    vec = colour_vectors(crop(lab, box, COLOUR_MARGIN, origin))[on & strong]
     mean = np.median(vec, axis=0)
     chroma = float(np.hypot(mean[1], mean[2]))
-    return Example(terrain, _unit(mean), chroma, coverage, patch=crop(ink, box, SHAPE_MARGIN).astype(np.float32))
+    patch = crop(ink, box, SHAPE_MARGIN, origin).astype(np.float32)
+    return Example(terrain, _unit(mean), chroma, coverage, patch=patch)
 
 
 def with_shapes(e: Example) -> Example:
@@ -168,12 +169,12 @@ def palette_examples() -> list[Example]:
 
 
 def legend_examples(norm: np.ndarray, lab: np.ndarray, ink: np.ndarray, canon: Canon,
-                    move_box=None) -> dict[str, Example]:
+                    move_box=None, origin: tuple[int, int] = (0, 0)) -> dict[str, Example]:
     out = {}
     for terrain, box in canon.legend_boxes().items():
         if move_box is not None:
             box = move_box(box)
-        ex = _example_from_cell(terrain, norm, lab, ink, box)
+        ex = _example_from_cell(terrain, norm, lab, ink, box, origin)
         if ex is not None:
             out[terrain] = ex
     return out
@@ -207,8 +208,8 @@ def colour_groups(examples: list[Example]) -> list[int]:
 
 
 def cell_features(lab: np.ndarray, ink: np.ndarray, box: tuple[float, float, float], examples: list[Example],
-                  is_ruins: bool, want_shape: bool) -> CellFeatures:
-    ink_c = crop(ink, box, COLOUR_MARGIN)
+                  is_ruins: bool, want_shape: bool, origin: tuple[int, int] = (0, 0)) -> CellFeatures:
+    ink_c = crop(ink, box, COLOUR_MARGIN, origin)
     keep = ruins_mask(ink_c.shape, COLOUR_MARGIN) if is_ruins else np.ones(ink_c.shape, bool)
     on = (ink_c > INK_T) & keep
     coverage = float(on.sum() / max(keep.sum(), 1))
@@ -217,7 +218,7 @@ def cell_features(lab: np.ndarray, ink: np.ndarray, box: tuple[float, float, flo
     ink_mean = 0.0
     colour, chroma = None, 0.0
     if on.any():
-        raw = colour_vectors(crop(lab, box, COLOUR_MARGIN))[on]  # once: the votes and the median both use it
+        raw = colour_vectors(crop(lab, box, COLOUR_MARGIN, origin))[on]  # once: the votes and the median both use it
         vec = _unit(raw)
         dirs = np.stack([e.direction for e in examples])
         cos = vec @ dirs.T
@@ -231,7 +232,7 @@ def cell_features(lab: np.ndarray, ink: np.ndarray, box: tuple[float, float, flo
         colour, chroma = _unit(median), float(np.hypot(median[1], median[2]))
     shape = None
     if want_shape:  # the map only: `_classify_pass` describes all cells' maps in one batch
-        ink_s = crop(ink, box, SHAPE_MARGIN)
+        ink_s = crop(ink, box, SHAPE_MARGIN, origin)
         shape = _shape_map(ink_s, ruins_mask(ink_s.shape, SHAPE_MARGIN) if is_ruins else None)
     return CellFeatures(coverage, votes, mean_cos, shape, ink_mean, colour, chroma)
 
@@ -250,16 +251,16 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarra
     """
     boxes = {(r, c): _shifted(canon.cell_box(r, c), offsets, r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)}
     legend_boxes = {t: (move_box(b) if move_box else b) for t, b in canon.legend_boxes().items()}
-    # Only the cells, the legend squares and their outlines are read: Lab and ink there alone (zeros elsewhere).
+    # Only the cells, the legend squares and their outlines are read: Lab and ink of that rectangle alone.
     region = box_region([*boxes.values(), *(legend_boxes.values() if use_legend else ())], norm.shape)
     sub = norm[region]
     lab_r = to_lab(sub)
     # Pale colour (light yellow hatching) barely darkens any channel but is clearly coloured: chroma counts too.
     ink_r = np.maximum(ink_strength(sub), np.hypot(lab_r[..., 1], lab_r[..., 2]) / CHROMA_INK)
-    lab, ink = embed(lab_r, region, norm.shape), embed(ink_r, region, norm.shape)
+    lab, ink, org, full = lab_r, ink_r, (region[0].start, region[1].start), norm.shape[:2]
     warnings: list[Note] = []
-    legend = legend_examples(norm, lab, ink, canon, move_box) if use_legend else {}
-    glared = sorted(glare_legend(ink, legend_boxes), key=DRAWABLE.index) if use_legend else []
+    legend = legend_examples(norm, lab, ink, canon, move_box, org) if use_legend else {}
+    glared = sorted(glare_legend(ink, legend_boxes, org, full), key=DRAWABLE.index) if use_legend else []
     if glared:  # a washed-out legend square would teach the wrong colour or shape
         warnings.append(Note.of("glare_legend", terrains=tuple(glared)))
         legend = {t: e for t, e in legend.items() if t not in glared}
@@ -274,14 +275,14 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarra
         examples += [e for e in palette_examples() if e.terrain in missing or e.terrain in glared]
     cov_ref = [e.coverage for e in examples if e.coverage is not None]
     thr = float(np.clip(0.35 * min(cov_ref), 0.025, 0.15)) if cov_ref else 0.08
-    grid, conf, style, feats = _classify_pass(lab, ink, boxes, side, examples, thr)
+    grid, conf, style, feats = _classify_pass(lab, ink, boxes, side, examples, thr, org)
     if missing:
         # Colour clustering, seeded by the typical palette: the cells it is sure about define this
         # sheet's own colour for each terrain, then every cell is classified again against those.
         learned = _learn_colours(grid, conf, feats, missing)
         if learned:
             examples = [e for e in examples if e.terrain not in learned] + list(learned.values())
-            grid, conf, style, feats = _classify_pass(lab, ink, boxes, side, examples, thr)
+            grid, conf, style, feats = _classify_pass(lab, ink, boxes, side, examples, thr, org)
     if glared and style != "colour":  # a symbol class lost its example: no drawn cell can be trusted
         for r in range(GRID_SIZE):
             for c in range(GRID_SIZE):
@@ -289,7 +290,7 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarra
                     conf[r, c] = min(conf[r, c], 0.5)
     printed = printed_cells(side)
     empty = {(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if grid[r][c] == "empty"}
-    ratio = outline_ratios(ink, boxes, empty)
+    ratio = outline_ratios(ink, boxes, empty, org, full)
     cap = glare_confidence_cap(ratio)
     washed = {(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)
               if ratio[r, c] < CELL_FADED and (r, c) not in printed}
@@ -325,7 +326,7 @@ def _shifted(box, offsets, r, c):
     return (x + float(offsets[r, c, 0]), y + float(offsets[r, c, 1]), s)
 
 
-def _classify_pass(lab, ink, boxes, side, examples, thr):
+def _classify_pass(lab, ink, boxes, side, examples, thr, origin=(0, 0)):
     """One classification of all cells against `examples`: (grid, confidence, style, features)."""
     groups = colour_groups(examples)
     n_groups = max(groups) + 1
@@ -348,7 +349,7 @@ def _classify_pass(lab, ink, boxes, side, examples, thr):
             if (r, c) in printed:
                 grid[r][c] = printed[(r, c)]
                 continue
-            f = cell_features(lab, ink, boxes[(r, c)], examples, (r, c) in ruins, shape_needed)
+            f = cell_features(lab, ink, boxes[(r, c)], examples, (r, c) in ruins, shape_needed, origin)
             feats[(r, c)] = f
             p_fill = _sigmoid((f.coverage - thr) / (0.25 * thr))
             if p_fill < 0.5:

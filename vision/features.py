@@ -72,10 +72,15 @@ class Planes:
     ink: np.ndarray  # ink strength 0..1
     chroma: np.ndarray  # Lab chroma
     stroke: np.ndarray  # dark neutral ink 0..1
+    # The planes may cover only part of the image (the grid and legend): its top-left pixel (row, column) in
+    # the image, and the image's (height, width). Boxes stay in image pixels; `crop` takes `origin`.
+    origin: tuple[int, int] = (0, 0)
+    full_shape: tuple[int, int] | None = None
 
-    def embedded(self, region: tuple[slice, slice], shape: tuple[int, int]) -> Planes:
-        """These planes (computed on `image[region]`) placed in zero planes of the whole image's `shape`."""
-        return Planes(*(embed(getattr(self, f), region, shape) for f in ("lab", "ink", "chroma", "stroke")))
+    def placed(self, region: tuple[slice, slice], shape: tuple[int, ...]) -> Planes:
+        """These planes, computed on `image[region]` of an image of `shape`, told where they lie."""
+        return Planes(self.lab, self.ink, self.chroma, self.stroke, (region[0].start, region[1].start),
+                      (shape[0], shape[1]))
 
 
 def box_region(boxes, shape: tuple[int, ...], pad: int = 6) -> tuple[slice, slice]:
@@ -93,13 +98,6 @@ def box_region(boxes, shape: tuple[int, ...], pad: int = 6) -> tuple[slice, slic
     x1 = int(np.clip(np.ceil((b[:, 0] + b[:, 2]).max()) + pad, x0, w))
     y1 = int(np.clip(np.ceil((b[:, 1] + b[:, 2]).max()) + pad, y0, h))
     return slice(y0, y1), slice(x0, x1)
-
-
-def embed(a: np.ndarray, region: tuple[slice, slice], shape: tuple[int, int]) -> np.ndarray:
-    """`a` (computed on a region) placed in a zero array of the whole image's (height, width)."""
-    out = np.zeros((*shape[:2], *a.shape[2:]), a.dtype)
-    out[region] = a
-    return out
 
 
 def to_lab(norm: np.ndarray) -> np.ndarray:
@@ -143,12 +141,19 @@ def weighted_mean(a: np.ndarray, w: np.ndarray):
     return np.multiply(a, w[:, None], dtype=dt).sum(axis=0) / w.sum(dtype=dt)
 
 
-def crop(img: np.ndarray, box: tuple[float, float, float], margin: float) -> np.ndarray:
+def crop(img: np.ndarray, box: tuple[float, float, float], margin: float,
+         origin: tuple[int, int] = (0, 0)) -> np.ndarray:
+    """The inside of a box (x, y, size in image pixels) less `margin` of its size at each edge.
+
+    `img` may be the part of the image starting at `origin` (row, column) that holds the box: the pixel
+    bounds are worked out in image pixels first, so the crop is the same as from the whole image.
+    """
     x, y, s = box
     m = s * margin
     x0, y0 = int(round(x + m)), int(round(y + m))
     x1, y1 = int(round(x + s - m)), int(round(y + s - m))
-    return img[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)]
+    oy, ox = origin
+    return img[max(0, y0) - oy : max(0, y1) - oy, max(0, x0) - ox : max(0, x1) - ox]
 
 
 def ruins_mask(shape: tuple[int, int], margin: float) -> np.ndarray:
@@ -324,7 +329,7 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
     for k, cell in enumerate(cells):
         box = boxes[cell]
         masked = ruins_glyph and cell in ruins
-        ink_c = crop(p.ink, box, COLOUR_MARGIN)
+        ink_c = crop(p.ink, box, COLOUR_MARGIN, p.origin)
         if ink_c.size == 0:
             continue
         keep = ruins_mask(ink_c.shape, COLOUR_MARGIN) if masked else np.ones(ink_c.shape, bool)
@@ -333,8 +338,8 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
         on = (ink_c > INK_T) & keep
         cov[k] = float(on.mean()) if masked else float(on.sum() / max(keep.sum(), 1))
         if on.any():
-            lab_c = crop(p.lab, box, COLOUR_MARGIN)[on]
-            ch = crop(p.chroma, box, COLOUR_MARGIN)[on]
+            lab_c = crop(p.lab, box, COLOUR_MARGIN, p.origin)[on]
+            ch = crop(p.chroma, box, COLOUR_MARGIN, p.origin)[on]
             w = ink_c[on]
             hue[k] = hue_histogram(lab_c[:, 1], lab_c[:, 2], ch, w)
             col = ch > CHROMA_PIXEL
@@ -345,8 +350,8 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
             light[k] = float(median0(lab_c[strong, 0]))
         else:
             light[k] = 100.0
-        s_c = crop(p.stroke, box, SHAPE_MARGIN)
-        i_c = crop(p.ink, box, SHAPE_MARGIN)
+        s_c = crop(p.stroke, box, SHAPE_MARGIN, p.origin)
+        i_c = crop(p.ink, box, SHAPE_MARGIN, p.origin)
         if masked:
             km = ruins_mask(s_c.shape, SHAPE_MARGIN)
             s_c, i_c = s_c * km, i_c * km
