@@ -20,7 +20,7 @@ from companion.cartographers.data import GRID_SIZE
 from vision import symbols
 from vision.calibrate import DOMINANT_CAP, calibrated, dominant_terrain
 from vision.classify import classify_cells
-from vision.features import CellArrays, cell_arrays, planes
+from vision.features import CellArrays, box_region, cell_arrays, planes
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, outline_ratios
 from vision.groups import Group, distances, make_groups
@@ -123,8 +123,13 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
     cells = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if (r, c) not in printed]
     boxes = _boxes(canon, offsets, cells)
     paper = grid_paper(norm, boxes)
-    white = whiten(norm, paper)
-    p = planes(white)
+    # The planes are read only in the grid's cells and outlines (and the legend's, on our sheet): compute them
+    # there alone (identical values).
+    used = [*_boxes(canon, offsets, [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)]).values()]
+    if method == "markers":
+        used += [move_box(b) if move_box else b for b in canon.legend_boxes().values()]
+    region = box_region(used, norm.shape)
+    p = planes(whiten(norm[region], paper)).placed(region, norm.shape)
     own_glyph = method == "markers"
     a = cell_arrays(p, boxes, ruins, own_glyph)
     warnings: list[Note] = []
@@ -234,7 +239,7 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
             if grid[r][c] == dom and not _given(infos, (r, c)):
                 conf[r, c] = min(conf[r, c], DOMINANT_CAP)
     if path == "learned":
-        _glare(p.ink, boxes, grid, conf, warnings, printed)
+        _glare(p, boxes, grid, conf, warnings, printed)
     raw_out = np.asarray(raw, np.float32).copy()
     for (r, c) in cells:
         if _given(infos, (r, c)):
@@ -273,14 +278,14 @@ def _given(infos: list[GroupInfo], cell: tuple[int, int]) -> bool:
     return any(i.source == "given" and cell in i.cells for i in infos)
 
 
-def _glare(ink, boxes, grid, conf, warnings, printed) -> None:
+def _glare(p, boxes, grid, conf, warnings, printed) -> None:
     """Cells whose printed outline faded under a highlight are capped (the legend path does this itself)."""
     full = {}
     for r in range(GRID_SIZE):
         for c in range(GRID_SIZE):
             full[(r, c)] = boxes.get((r, c)) or next(iter(boxes.values()))
     empty = {k for k in boxes if grid[k[0]][k[1]] == "empty"}
-    ratio = outline_ratios(ink, full, empty)
+    ratio = outline_ratios(p.ink, full, empty, p.origin, p.full_shape)
     cap = glare_confidence_cap(ratio)
     washed = {k for k in boxes if ratio[k] < CELL_FADED}
     for k in boxes:

@@ -26,7 +26,7 @@ import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
 from companion.cartographers.terrain import DRAWABLE as TERRAIN_DRAWABLE
-from vision.features import crop, hog_cells, normalise_extent, ruins_mask
+from vision.features import box_region, crop, describe_maps, median0, ruins_mask, shape_map, weighted_mean
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, glare_legend, outline_ratios
 from vision.messages import Note
@@ -112,37 +112,33 @@ def _unit(v: np.ndarray) -> np.ndarray:
 
 
 
-def shape_descriptor(ink: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
-    """HOG of the cell's ink pattern + a coarse density map, L2-normalised.
-
-    The ink is first cropped to its own extent (scale and position invariant):
-    players draw the same symbol bigger or smaller, left or right in the cell.
-    """
+def _shape_map(ink: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
+    """The ink pattern cropped to its own extent (scale and position invariant), as `describe_maps` takes it:
+    players draw the same symbol bigger or smaller, left or right in the cell."""
     a = ink.astype(np.float32)
     if keep is not None:
         a = a * keep
-    a = normalise_extent(a, INK_T)
-    a = cv2.resize(a, (36, 36), interpolation=cv2.INTER_AREA)
-    a = cv2.GaussianBlur(a, (0, 0), 1.0)
-    h = hog_cells(a)
-    dens = cv2.resize(a, (6, 6), interpolation=cv2.INTER_AREA).ravel()
-    h = h / max(np.linalg.norm(h), 1e-6)
-    dens = dens / max(np.linalg.norm(dens), 1e-6)
-    return np.concatenate([h, 0.7 * dens]).astype(np.float32)
+    return shape_map(a, INK_T, blank_is_none=False)
+
+
+def shape_descriptor(ink: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
+    """HOG of the cell's ink pattern + a coarse density map, L2-normalised (see `_shape_map`)."""
+    return describe_maps([_shape_map(ink, keep)])[0]
 
 
 def _example_from_cell(terrain: str, norm: np.ndarray, lab: np.ndarray, ink: np.ndarray,
-                       box: tuple[float, float, float]) -> Example | None:
-    ink_c = crop(ink, box, COLOUR_MARGIN)
+                       box: tuple[float, float, float], origin: tuple[int, int] = (0, 0)) -> Example | None:
+    ink_c = crop(ink, box, COLOUR_MARGIN, origin)
     on = ink_c > INK_T
     coverage = float(on.mean()) if on.size else 0.0
     if coverage < 0.02:
         return None
     strong = ink_c >= np.percentile(ink_c[on], 50)
-    vec = colour_vectors(crop(lab, box, COLOUR_MARGIN))[on & strong]
+    vec = colour_vectors(crop(lab, box, COLOUR_MARGIN, origin))[on & strong]
     mean = np.median(vec, axis=0)
     chroma = float(np.hypot(mean[1], mean[2]))
-    return Example(terrain, _unit(mean), chroma, coverage, patch=crop(ink, box, SHAPE_MARGIN).astype(np.float32))
+    patch = crop(ink, box, SHAPE_MARGIN, origin).astype(np.float32)
+    return Example(terrain, _unit(mean), chroma, coverage, patch=patch)
 
 
 def with_shapes(e: Example) -> Example:
@@ -153,10 +149,12 @@ def with_shapes(e: Example) -> Example:
     keep = ruins_mask(ink_s.shape, SHAPE_MARGIN)
     h, w = ink_s.shape
     turned = [cv2.warpAffine(ink_s, cv2.getRotationMatrix2D((w / 2, h / 2), a, 1.0), (w, h)) for a in VARIANT_ANGLES]
-    e.shape = shape_descriptor(ink_s)
-    e.shape_ruins = shape_descriptor(ink_s, keep)
-    e.variants = tuple(shape_descriptor(t) for t in turned)
-    e.variants_ruins = tuple(shape_descriptor(t, keep) for t in turned)
+    d = describe_maps([_shape_map(ink_s), _shape_map(ink_s, keep), *(_shape_map(t) for t in turned),
+                       *(_shape_map(t, keep) for t in turned)])
+    k = len(turned)
+    e.shape, e.shape_ruins = d[0], d[1]
+    e.variants = tuple(d[2 : 2 + k])
+    e.variants_ruins = tuple(d[2 + k :])
     return e
 
 
@@ -171,12 +169,12 @@ def palette_examples() -> list[Example]:
 
 
 def legend_examples(norm: np.ndarray, lab: np.ndarray, ink: np.ndarray, canon: Canon,
-                    move_box=None) -> dict[str, Example]:
+                    move_box=None, origin: tuple[int, int] = (0, 0)) -> dict[str, Example]:
     out = {}
     for terrain, box in canon.legend_boxes().items():
         if move_box is not None:
             box = move_box(box)
-        ex = _example_from_cell(terrain, norm, lab, ink, box)
+        ex = _example_from_cell(terrain, norm, lab, ink, box, origin)
         if ex is not None:
             out[terrain] = ex
     return out
@@ -210,8 +208,8 @@ def colour_groups(examples: list[Example]) -> list[int]:
 
 
 def cell_features(lab: np.ndarray, ink: np.ndarray, box: tuple[float, float, float], examples: list[Example],
-                  is_ruins: bool, want_shape: bool) -> CellFeatures:
-    ink_c = crop(ink, box, COLOUR_MARGIN)
+                  is_ruins: bool, want_shape: bool, origin: tuple[int, int] = (0, 0)) -> CellFeatures:
+    ink_c = crop(ink, box, COLOUR_MARGIN, origin)
     keep = ruins_mask(ink_c.shape, COLOUR_MARGIN) if is_ruins else np.ones(ink_c.shape, bool)
     on = (ink_c > INK_T) & keep
     coverage = float(on.sum() / max(keep.sum(), 1))
@@ -220,22 +218,22 @@ def cell_features(lab: np.ndarray, ink: np.ndarray, box: tuple[float, float, flo
     ink_mean = 0.0
     colour, chroma = None, 0.0
     if on.any():
-        raw = colour_vectors(crop(lab, box, COLOUR_MARGIN))[on]  # once: the votes and the median both use it
+        raw = colour_vectors(crop(lab, box, COLOUR_MARGIN, origin))[on]  # once: the votes and the median both use it
         vec = _unit(raw)
         dirs = np.stack([e.direction for e in examples])
         cos = vec @ dirs.T
         best = cos.argmax(axis=1)
         w = ink_c[on]
         votes = np.bincount(best, weights=w, minlength=len(examples)).astype(np.float32)
-        mean_cos = float(np.average(cos[np.arange(len(best)), best], weights=w))
+        mean_cos = float(weighted_mean(cos[np.arange(len(best)), best], w))
         ink_mean = float(w.mean())
-        strong = w >= np.median(w)
-        median = np.median(raw[strong], axis=0)
+        strong = w >= median0(w)
+        median = median0(raw[strong])
         colour, chroma = _unit(median), float(np.hypot(median[1], median[2]))
     shape = None
-    if want_shape:
-        ink_s = crop(ink, box, SHAPE_MARGIN)
-        shape = shape_descriptor(ink_s, ruins_mask(ink_s.shape, SHAPE_MARGIN) if is_ruins else None)
+    if want_shape:  # the map only: `_classify_pass` describes all cells' maps in one batch
+        ink_s = crop(ink, box, SHAPE_MARGIN, origin)
+        shape = _shape_map(ink_s, ruins_mask(ink_s.shape, SHAPE_MARGIN) if is_ruins else None)
     return CellFeatures(coverage, votes, mean_cos, shape, ink_mean, colour, chroma)
 
 
@@ -251,13 +249,18 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarra
     `move_box` does the same for the legend squares below the grid. `use_legend=False` ignores the legend row
     (sheets that have none, or a blank one): the typical palette, then the sheet's own colours, are the examples.
     """
-    lab = to_lab(norm)
-    # Pale colour (light yellow hatching) barely darkens any channel but is clearly coloured: chroma counts too.
-    ink = np.maximum(ink_strength(norm), np.hypot(lab[..., 1], lab[..., 2]) / CHROMA_INK)
-    warnings: list[Note] = []
-    legend = legend_examples(norm, lab, ink, canon, move_box) if use_legend else {}
+    boxes = {(r, c): _shifted(canon.cell_box(r, c), offsets, r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)}
     legend_boxes = {t: (move_box(b) if move_box else b) for t, b in canon.legend_boxes().items()}
-    glared = sorted(glare_legend(ink, legend_boxes), key=DRAWABLE.index) if use_legend else []
+    # Only the cells, the legend squares and their outlines are read: Lab and ink of that rectangle alone.
+    region = box_region([*boxes.values(), *(legend_boxes.values() if use_legend else ())], norm.shape)
+    sub = norm[region]
+    lab_r = to_lab(sub)
+    # Pale colour (light yellow hatching) barely darkens any channel but is clearly coloured: chroma counts too.
+    ink_r = np.maximum(ink_strength(sub), np.hypot(lab_r[..., 1], lab_r[..., 2]) / CHROMA_INK)
+    lab, ink, org, full = lab_r, ink_r, (region[0].start, region[1].start), norm.shape[:2]
+    warnings: list[Note] = []
+    legend = legend_examples(norm, lab, ink, canon, move_box, org) if use_legend else {}
+    glared = sorted(glare_legend(ink, legend_boxes, org, full), key=DRAWABLE.index) if use_legend else []
     if glared:  # a washed-out legend square would teach the wrong colour or shape
         warnings.append(Note.of("glare_legend", terrains=tuple(glared)))
         legend = {t: e for t, e in legend.items() if t not in glared}
@@ -272,15 +275,14 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarra
         examples += [e for e in palette_examples() if e.terrain in missing or e.terrain in glared]
     cov_ref = [e.coverage for e in examples if e.coverage is not None]
     thr = float(np.clip(0.35 * min(cov_ref), 0.025, 0.15)) if cov_ref else 0.08
-    boxes = {(r, c): _shifted(canon.cell_box(r, c), offsets, r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)}
-    grid, conf, style, feats = _classify_pass(lab, ink, boxes, side, examples, thr)
+    grid, conf, style, feats = _classify_pass(lab, ink, boxes, side, examples, thr, org)
     if missing:
         # Colour clustering, seeded by the typical palette: the cells it is sure about define this
         # sheet's own colour for each terrain, then every cell is classified again against those.
         learned = _learn_colours(grid, conf, feats, missing)
         if learned:
             examples = [e for e in examples if e.terrain not in learned] + list(learned.values())
-            grid, conf, style, feats = _classify_pass(lab, ink, boxes, side, examples, thr)
+            grid, conf, style, feats = _classify_pass(lab, ink, boxes, side, examples, thr, org)
     if glared and style != "colour":  # a symbol class lost its example: no drawn cell can be trusted
         for r in range(GRID_SIZE):
             for c in range(GRID_SIZE):
@@ -288,7 +290,7 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarra
                     conf[r, c] = min(conf[r, c], 0.5)
     printed = printed_cells(side)
     empty = {(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if grid[r][c] == "empty"}
-    ratio = outline_ratios(ink, boxes, empty)
+    ratio = outline_ratios(ink, boxes, empty, org, full)
     cap = glare_confidence_cap(ratio)
     washed = {(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)
               if ratio[r, c] < CELL_FADED and (r, c) not in printed}
@@ -324,7 +326,7 @@ def _shifted(box, offsets, r, c):
     return (x + float(offsets[r, c, 0]), y + float(offsets[r, c, 1]), s)
 
 
-def _classify_pass(lab, ink, boxes, side, examples, thr):
+def _classify_pass(lab, ink, boxes, side, examples, thr, origin=(0, 0)):
     """One classification of all cells against `examples`: (grid, confidence, style, features)."""
     groups = colour_groups(examples)
     n_groups = max(groups) + 1
@@ -347,7 +349,7 @@ def _classify_pass(lab, ink, boxes, side, examples, thr):
             if (r, c) in printed:
                 grid[r][c] = printed[(r, c)]
                 continue
-            f = cell_features(lab, ink, boxes[(r, c)], examples, (r, c) in ruins, shape_needed)
+            f = cell_features(lab, ink, boxes[(r, c)], examples, (r, c) in ruins, shape_needed, origin)
             feats[(r, c)] = f
             p_fill = _sigmoid((f.coverage - thr) / (0.25 * thr))
             if p_fill < 0.5:
@@ -364,6 +366,10 @@ def _classify_pass(lab, ink, boxes, side, examples, thr):
             else:
                 pending.append(((r, c), g, p_fill * colour_conf))
 
+    if shape_needed and feats:
+        keys = list(feats)
+        for key, d in zip(keys, describe_maps([feats[k].shape for k in keys]), strict=True):
+            feats[key].shape = d
     if pending:
         _classify_shapes(pending, feats, examples, groups, ruins, grid, conf)
     return grid, conf, style, feats

@@ -22,6 +22,8 @@ calibrated confidence (`vision.calibrate`).
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -70,6 +72,32 @@ class Planes:
     ink: np.ndarray  # ink strength 0..1
     chroma: np.ndarray  # Lab chroma
     stroke: np.ndarray  # dark neutral ink 0..1
+    # The planes may cover only part of the image (the grid and legend): its top-left pixel (row, column) in
+    # the image, and the image's (height, width). Boxes stay in image pixels; `crop` takes `origin`.
+    origin: tuple[int, int] = (0, 0)
+    full_shape: tuple[int, int] | None = None
+
+    def placed(self, region: tuple[slice, slice], shape: tuple[int, ...]) -> Planes:
+        """These planes, computed on `image[region]` of an image of `shape`, told where they lie."""
+        return Planes(self.lab, self.ink, self.chroma, self.stroke, (region[0].start, region[1].start),
+                      (shape[0], shape[1]))
+
+
+def box_region(boxes, shape: tuple[int, ...], pad: int = 6) -> tuple[slice, slice]:
+    """The pixel rectangle (rows, columns) holding every box (x, y, size) with `pad` pixels round it.
+
+    Features are cut only from cell boxes and their outlines, so the colour planes are computed on this
+    rectangle alone (the sheet's grid and legend are about half of the canonical page).
+    """
+    h, w = shape[:2]
+    b = np.asarray(list(boxes), np.float64).reshape(-1, 3)
+    if not len(b):
+        return slice(0, h), slice(0, w)
+    x0 = int(np.clip(np.floor(b[:, 0].min()) - pad, 0, w))
+    y0 = int(np.clip(np.floor(b[:, 1].min()) - pad, 0, h))
+    x1 = int(np.clip(np.ceil((b[:, 0] + b[:, 2]).max()) + pad, x0, w))
+    y1 = int(np.clip(np.ceil((b[:, 1] + b[:, 2]).max()) + pad, y0, h))
+    return slice(y0, y1), slice(x0, x1)
 
 
 def to_lab(norm: np.ndarray) -> np.ndarray:
@@ -94,12 +122,38 @@ def planes(norm: np.ndarray) -> Planes:
     return Planes(lab, ink, chroma, stroke.astype(np.float32))
 
 
-def crop(img: np.ndarray, box: tuple[float, float, float], margin: float) -> np.ndarray:
+def median0(a: np.ndarray):
+    """`np.median(a, axis=0)` of a non-empty array without NaNs, with numpy's own arithmetic (the middle value,
+    or the float mean of the two middle values), minus its per-call overhead: called a few times per cell."""
+    n = a.shape[0]
+    k = n // 2
+    if n % 2:
+        return np.partition(a, k, axis=0)[k]
+    p = np.partition(a, (k - 1, k), axis=0)
+    return (p[k - 1] + p[k]) / 2
+
+
+def weighted_mean(a: np.ndarray, w: np.ndarray):
+    """`np.average(a, axis=0, weights=w)` for float `a` and 1-D float `w` (numpy's own formula and dtype)."""
+    dt = np.result_type(a.dtype, w.dtype)
+    if a.ndim == 1:
+        return np.multiply(a, w, dtype=dt).sum(axis=0) / w.sum(dtype=dt)
+    return np.multiply(a, w[:, None], dtype=dt).sum(axis=0) / w.sum(dtype=dt)
+
+
+def crop(img: np.ndarray, box: tuple[float, float, float], margin: float,
+         origin: tuple[int, int] = (0, 0)) -> np.ndarray:
+    """The inside of a box (x, y, size in image pixels) less `margin` of its size at each edge.
+
+    `img` may be the part of the image starting at `origin` (row, column) that holds the box: the pixel
+    bounds are worked out in image pixels first, so the crop is the same as from the whole image.
+    """
     x, y, s = box
     m = s * margin
     x0, y0 = int(round(x + m)), int(round(y + m))
     x1, y1 = int(round(x + s - m)), int(round(y + s - m))
-    return img[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)]
+    oy, ox = origin
+    return img[max(0, y0) - oy : max(0, y1) - oy, max(0, x0) - ox : max(0, x1) - ox]
 
 
 def ruins_mask(shape: tuple[int, int], margin: float) -> np.ndarray:
@@ -112,14 +166,18 @@ def ruins_mask(shape: tuple[int, int], margin: float) -> np.ndarray:
     return keep
 
 
-def _sorted_quantiles(counts: np.ndarray, n: int) -> tuple[float, float]:
-    """1st and 99th percentile (numpy's linear rule) of the coordinates of `n` pixels, `counts` per coordinate."""
-    cum = np.cumsum(counts)
+def _sorted_quantiles(counts: list[int], n: int) -> tuple[float, float]:
+    """1st and 99th percentile (numpy's linear rule) of the coordinates of `n` pixels, `counts` per coordinate.
+
+    Plain Python on the few dozen counts of a cell: numpy's per-call overhead is most of the cost here.
+    """
+    cum = list(itertools.accumulate(counts))
     out = []
     for q in (0.01, 0.99):
         pos = q * (n - 1)
-        lo = int(np.floor(pos))
-        v_lo, v_hi = np.searchsorted(cum, [lo, min(lo + 1, n - 1)], side="right")
+        lo = int(pos // 1)
+        v_lo = bisect.bisect_right(cum, lo)
+        v_hi = bisect.bisect_right(cum, min(lo + 1, n - 1))
         out.append(float(v_lo + (v_hi - v_lo) * (pos - lo)))
     return out[0], out[1]
 
@@ -129,11 +187,11 @@ def stroke_extent(on: np.ndarray, min_pixels: int = 12) -> tuple[float, float, f
 
     Equal to `np.percentile(np.nonzero(on)[i], [1, 99])`, from row and column counts (no sort of every pixel).
     """
-    rows = on.sum(axis=1)
+    rows = np.count_nonzero(on, axis=1)
     n = int(rows.sum())
     if n < min_pixels:
         return None
-    return (*_sorted_quantiles(rows, n), *_sorted_quantiles(on.sum(axis=0), n))
+    return (*_sorted_quantiles(rows.tolist(), n), *_sorted_quantiles(np.count_nonzero(on, axis=0).tolist(), n))
 
 
 def normalise_extent(a: np.ndarray, t: float) -> np.ndarray:
@@ -149,45 +207,91 @@ def normalise_extent(a: np.ndarray, t: float) -> np.ndarray:
     return cv2.warpAffine(a, M, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
 
-def hog_cells(a: np.ndarray) -> np.ndarray:
-    """`skimage.feature.hog(a, 9 orientations, 6×6 pixels per cell, 1×1 blocks, L2-Hys)` of a 2-D map.
+HOG_BIN_EDGES = (180.0 / 9) * np.arange(10)
 
-    Same numbers (to float32 rounding) as skimage's, vectorised: skimage's own loops over cells and blocks
-    in Python cost ~0.8 ms a call, and a 12 MP reading makes hundreds of calls.
+
+def hog_maps(a: np.ndarray) -> np.ndarray:
+    """`hog_cells` of a stack of equal-sized 2-D maps (n, h, w) → (n, descriptor), in one pass.
+
+    A pixel falls in exactly one of the nine orientation bins, so the per-cell histograms are one weighted
+    `bincount` instead of nine masked sums (same numbers).
     """
     a = np.asarray(a, np.float32)
-    h, w = a.shape[0] // 6 * 6, a.shape[1] // 6 * 6
+    n = a.shape[0]
+    ch, cw = a.shape[1] // 6, a.shape[2] // 6
+    h, w = ch * 6, cw * 6
+    if n == 0 or ch == 0 or cw == 0:
+        return np.zeros((n, ch * cw * 9), np.float32)
     g_row = np.zeros(a.shape, np.float32)
     g_col = np.zeros(a.shape, np.float32)
-    g_row[1:-1, :] = a[2:, :] - a[:-2, :]
-    g_col[:, 1:-1] = a[:, 2:] - a[:, :-2]
-    g_row, g_col = g_row[:h, :w].astype(np.float64), g_col[:h, :w].astype(np.float64)
-    mag = np.hypot(g_col, g_row).reshape(h // 6, 6, w // 6, 6)
-    ori = (np.rad2deg(np.arctan2(g_row, g_col)) % 180).reshape(h // 6, 6, w // 6, 6)
-    step = 180.0 / 9
-    hist = np.empty((h // 6, w // 6, 9), np.float32)
-    for i in range(9):  # nine bins, not pixels
-        hist[..., i] = (mag * ((ori < step * (i + 1)) & (ori >= step * i))).sum(axis=(1, 3)) / 36
+    g_row[:, 1:-1, :] = a[:, 2:, :] - a[:, :-2, :]
+    g_col[:, :, 1:-1] = a[:, :, 2:] - a[:, :, :-2]
+    g_row, g_col = g_row[:, :h, :w].astype(np.float64), g_col[:, :h, :w].astype(np.float64)
+    mag = np.hypot(g_col, g_row)
+    deg = np.rad2deg(np.arctan2(g_row, g_col))
+    # `deg % 180` as numpy computes it (deg is in [-180, 180]), without the slow float modulo
+    ori = np.where(deg < 0, deg + 180, np.where(deg == 180, 0.0, deg))
+    # bin i holds edges[i] <= ori < edges[i + 1]: a floor, corrected where the division rounded across an edge;
+    # ori can round up to 180 itself (deg a hair below 0), which is in no bin
+    b = np.minimum((ori / HOG_BIN_EDGES[1]).astype(np.int64), 8)
+    b -= ori < HOG_BIN_EDGES[b]
+    b += (b < 8) & (ori >= HOG_BIN_EDGES[np.minimum(b + 1, 9)])
+    cell = (np.arange(h)[:, None] // 6) * cw + np.arange(w)[None, :] // 6
+    idx = ((np.arange(n)[:, None, None] * (ch * cw) + cell) * 9 + b).ravel()
+    weights = np.where(ori < 180, mag, 0.0).ravel()
+    hist = np.bincount(idx, weights=weights, minlength=n * ch * cw * 9) / 36
+    hist = hist.astype(np.float32).reshape(n, ch * cw, 9)
     eps = 1e-5
     hist = hist / np.sqrt((hist**2).sum(-1, keepdims=True) + eps**2)
     hist = np.minimum(hist, 0.2)
     hist = hist / np.sqrt((hist**2).sum(-1, keepdims=True) + eps**2)
-    return hist.ravel()
+    return hist.reshape(n, -1)
+
+
+def hog_cells(a: np.ndarray) -> np.ndarray:
+    """`skimage.feature.hog(a, 9 orientations, 6×6 pixels per cell, 1×1 blocks, L2-Hys)` of a 2-D map.
+
+    Same numbers (to float32 rounding) as skimage's, vectorised: skimage's own loops over cells and blocks
+    in Python cost ~0.8 ms a call, and a 12 MP reading makes hundreds of calls (those go through `hog_maps`
+    all at once).
+    """
+    return hog_maps(np.asarray(a, np.float32)[None])[0]
+
+
+def shape_map(a: np.ndarray, t: float = INK_T, blank_is_none: bool = True) -> np.ndarray | None:
+    """The SHAPE_SIZE² map a shape descriptor is taken of: the strokes cropped to their extent, resized, blurred.
+
+    None for a blank map (no pixel above `t`) when `blank_is_none`: its descriptor is all zeros.
+    """
+    a = a.astype(np.float32)
+    if blank_is_none and (a.size == 0 or float(a.max()) < t):
+        return None
+    a = normalise_extent(a, t)
+    a = cv2.resize(a, (SHAPE_SIZE, SHAPE_SIZE), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(a, (0, 0), 1.0)
+
+
+def describe_maps(maps: list[np.ndarray | None]) -> np.ndarray:
+    """(len(maps), SHAPE_DIM) descriptors of `shape_map` outputs: HOG + a coarse density map, each
+    L2-normalised; zeros for None. The HOG of all maps is computed in one batch."""
+    out = np.zeros((len(maps), SHAPE_DIM), np.float32)
+    rows = [k for k, m in enumerate(maps) if m is not None]
+    if not rows:
+        return out
+    stack = np.stack([maps[k] for k in rows])
+    hogs = hog_maps(stack)
+    nh = hogs.shape[1]
+    for j, k in enumerate(rows):
+        h = hogs[j]
+        dens = cv2.resize(stack[j], (6, 6), interpolation=cv2.INTER_AREA).ravel()
+        out[k, :nh] = h / max(float(np.linalg.norm(h)), 1e-6)
+        out[k, nh:] = 0.7 * (dens / max(float(np.linalg.norm(dens)), 1e-6))
+    return out
 
 
 def shape_descriptor(a: np.ndarray, t: float = INK_T) -> np.ndarray:
     """HOG of a stroke map + a coarse density map, each L2-normalised (zeros for a blank map)."""
-    a = a.astype(np.float32)
-    if a.size == 0 or float(a.max()) < t:
-        return np.zeros(SHAPE_DIM, np.float32)
-    a = normalise_extent(a, t)
-    a = cv2.resize(a, (SHAPE_SIZE, SHAPE_SIZE), interpolation=cv2.INTER_AREA)
-    a = cv2.GaussianBlur(a, (0, 0), 1.0)
-    h = hog_cells(a)
-    dens = cv2.resize(a, (6, 6), interpolation=cv2.INTER_AREA).ravel()
-    h = h / max(float(np.linalg.norm(h)), 1e-6)
-    dens = dens / max(float(np.linalg.norm(dens)), 1e-6)
-    return np.concatenate([h, 0.7 * dens]).astype(np.float32)
+    return describe_maps([shape_map(a, t)])[0]
 
 
 def hue_histogram(a: np.ndarray, b: np.ndarray, chroma: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -220,12 +324,12 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
     mass, cov, chromatic, light, stroke_m = (np.zeros(n, np.float32) for _ in range(5))
     colour = np.zeros((n, 2), np.float32)
     hue = np.zeros((n, HUE_BINS + 1), np.float32)
-    shape = np.zeros((n, SHAPE_DIM), np.float32)
-    shape_ink = np.zeros((n, SHAPE_DIM), np.float32)
+    stroke_maps: list[np.ndarray | None] = [None] * n
+    ink_maps: list[np.ndarray | None] = [None] * n
     for k, cell in enumerate(cells):
         box = boxes[cell]
         masked = ruins_glyph and cell in ruins
-        ink_c = crop(p.ink, box, COLOUR_MARGIN)
+        ink_c = crop(p.ink, box, COLOUR_MARGIN, p.origin)
         if ink_c.size == 0:
             continue
         keep = ruins_mask(ink_c.shape, COLOUR_MARGIN) if masked else np.ones(ink_c.shape, bool)
@@ -234,24 +338,25 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
         on = (ink_c > INK_T) & keep
         cov[k] = float(on.mean()) if masked else float(on.sum() / max(keep.sum(), 1))
         if on.any():
-            lab_c = crop(p.lab, box, COLOUR_MARGIN)[on]
-            ch = crop(p.chroma, box, COLOUR_MARGIN)[on]
+            lab_c = crop(p.lab, box, COLOUR_MARGIN, p.origin)[on]
+            ch = crop(p.chroma, box, COLOUR_MARGIN, p.origin)[on]
             w = ink_c[on]
             hue[k] = hue_histogram(lab_c[:, 1], lab_c[:, 2], ch, w)
             col = ch > CHROMA_PIXEL
             chromatic[k] = float(w[col].sum() / max(w.sum(), 1e-6))
             if col.any():
-                colour[k] = np.average(lab_c[col, 1:3], axis=0, weights=w[col])
-            strong = w >= np.median(w)
-            light[k] = float(np.median(lab_c[strong, 0]))
+                colour[k] = weighted_mean(lab_c[col, 1:3], w[col])
+            strong = w >= median0(w)
+            light[k] = float(median0(lab_c[strong, 0]))
         else:
             light[k] = 100.0
-        s_c = crop(p.stroke, box, SHAPE_MARGIN)
-        i_c = crop(p.ink, box, SHAPE_MARGIN)
+        s_c = crop(p.stroke, box, SHAPE_MARGIN, p.origin)
+        i_c = crop(p.ink, box, SHAPE_MARGIN, p.origin)
         if masked:
             km = ruins_mask(s_c.shape, SHAPE_MARGIN)
             s_c, i_c = s_c * km, i_c * km
         stroke_m[k] = float(s_c.mean()) if s_c.size else 0.0
-        shape[k] = shape_descriptor(s_c, 0.3)
-        shape_ink[k] = shape_descriptor(i_c)
+        stroke_maps[k] = shape_map(s_c, 0.3)
+        ink_maps[k] = shape_map(i_c)
+    shape, shape_ink = np.vsplit(describe_maps(stroke_maps + ink_maps), [n])
     return CellArrays(cells, mass, cov, colour, chromatic, light, hue, shape, shape_ink, stroke_m)

@@ -20,12 +20,15 @@ LEGEND_FADED = 0.5
 PARTLY_FADED = 0.5  # between CELL_FADED and this, confidence is capped in proportion
 
 
-def outline_strengths(ink: np.ndarray, boxes: list[tuple[float, float, float]]) -> np.ndarray:
+def outline_strengths(ink: np.ndarray, boxes: list[tuple[float, float, float]], origin: tuple[int, int] = (0, 0),
+                      shape: tuple[int, ...] | None = None) -> np.ndarray:
     """Mean ink along the middle 60 % of each square's four edges (max over ±2 px across each edge).
 
-    All squares at once (one fancy-index per edge side), not a Python loop over boxes.
+    All squares at once (one fancy-index per edge side), not a Python loop over boxes. `ink` may be the part
+    of an image of `shape` whose top-left pixel is `origin` (row, column), holding every outline read.
     """
-    h, w = ink.shape
+    h, w = (shape or ink.shape)[:2]
+    oy, ox = origin
     b = np.asarray(boxes, np.float64).reshape(-1, 3)
     x, y, s = b[:, :1], b[:, 1:2], b[:, 2:3]
     along = np.linspace(0.2, 0.8, 12) * s  # (n, 12)
@@ -35,11 +38,11 @@ def outline_strengths(ink: np.ndarray, boxes: list[tuple[float, float, float]]) 
         if horizontal:
             xs = np.clip(np.round(x + along).astype(int), 0, w - 1)
             ys = np.clip(np.round(fixed + across).astype(int), 0, h - 1)
-            vals.append(ink[ys[:, :, None], xs[:, None, :]].max(axis=1).mean(axis=1))
+            vals.append(ink[ys[:, :, None] - oy, xs[:, None, :] - ox].max(axis=1).mean(axis=1))
         else:
             ys = np.clip(np.round(y + along).astype(int), 0, h - 1)
             xs = np.clip(np.round(fixed + across).astype(int), 0, w - 1)
-            vals.append(ink[ys[:, :, None], xs[:, None, :]].max(axis=2).mean(axis=1))
+            vals.append(ink[ys[:, :, None] - oy, xs[:, None, :] - ox].max(axis=2).mean(axis=1))
     return np.mean(np.stack(vals), axis=0).astype(np.float64)
 
 
@@ -57,14 +60,15 @@ def washed_out(strengths: np.ndarray, faded: float, percentile: float = 50) -> n
 
 
 def outline_ratios(ink: np.ndarray, boxes: dict[tuple[int, int], tuple[float, float, float]],
-                   empty: set[tuple[int, int]] | None = None) -> np.ndarray:
+                   empty: set[tuple[int, int]] | None = None, origin: tuple[int, int] = (0, 0),
+                   shape: tuple[int, ...] | None = None) -> np.ndarray:
     """11×11 outline strength of each grid cell relative to the sheet's faint-outline reference (1 = normal).
 
     The reference is the median outline of the cells read as empty (their outline is the bare printed line)
     when there are enough of them; otherwise the lower quartile of all cells.
     """
     keys = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)]
-    strength = outline_strengths(ink, [boxes[k] for k in keys])
+    strength = outline_strengths(ink, [boxes[k] for k in keys], origin, shape)
     plain = [s for k, s in zip(keys, strength, strict=True) if empty and k in empty]
     ref = float(np.median(plain)) if len(plain) >= 8 else float(np.percentile(strength, CELL_REF_PERCENTILE))
     if ref < 0.04:
@@ -83,8 +87,9 @@ def glare_confidence_cap(ratio: np.ndarray) -> np.ndarray:
     return np.clip((ratio - CELL_FADED) / (PARTLY_FADED - CELL_FADED), 0, 1)
 
 
-def glare_legend(ink: np.ndarray, boxes: dict[str, tuple[float, float, float]]) -> set[str]:
+def glare_legend(ink: np.ndarray, boxes: dict[str, tuple[float, float, float]], origin: tuple[int, int] = (0, 0),
+                 shape: tuple[int, ...] | None = None) -> set[str]:
     """Legend squares whose printed box has faded under a highlight."""
     names = list(boxes)
-    strength = outline_strengths(ink, [boxes[n] for n in names])
+    strength = outline_strengths(ink, [boxes[n] for n in names], origin, shape)
     return {n for n, bad in zip(names, washed_out(strength, LEGEND_FADED), strict=True) if bad}

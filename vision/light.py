@@ -21,10 +21,14 @@ def block_percentile(img: np.ndarray, block: int, q: float = 90) -> np.ndarray:
     """Per-block, per-channel percentile of an H×W×C image → (H//block)×(W//block)×C float32."""
     h, w, ch = img.shape
     nh, nw = h // block, w // block
-    a = img[: nh * block, : nw * block].reshape(nh, block, nw, block, ch).transpose(0, 2, 1, 3, 4)
-    a = a.reshape(nh, nw, block * block, ch)
+    # One contiguous row per block and channel, widened to int16: numpy's selection is several times faster
+    # on contiguous 16-bit rows than on strided uint8 (same values: the k-th smallest is exact).
+    a = img[: nh * block, : nw * block].reshape(nh, block, nw, block, ch).transpose(0, 2, 4, 1, 3)
+    a = a.reshape(nh, nw, ch, block * block)
+    if a.dtype == np.uint8:
+        a = a.astype(np.int16)
     k = int(round(q / 100 * (block * block - 1)))
-    return np.partition(a, k, axis=2)[:, :, k, :].astype(np.float32)
+    return np.partition(a, k, axis=3)[..., k].astype(np.float32)
 
 
 def paper_background(img: np.ndarray, canon: Canon | None = None, side: str | None = None) -> np.ndarray:
@@ -58,15 +62,21 @@ def paper_background(img: np.ndarray, canon: Canon | None = None, side: str | No
     filled = cv2.inpaint(p8, (~ok).astype(np.uint8) * 255, 3, cv2.INPAINT_TELEA).astype(np.float32) / scale
     filled = np.where(ok[..., None], p, filled)
     filled = cv2.GaussianBlur(filled, (0, 0), 0.8)
-    bg = cv2.resize(filled, (w // block * block, h // block * block), interpolation=cv2.INTER_LINEAR)
-    bg = cv2.copyMakeBorder(bg, 0, h - bg.shape[0], 0, w - bg.shape[1], cv2.BORDER_REPLICATE)
-    return np.maximum(bg, 1.0)
+    core = cv2.resize(filled, (w // block * block, h // block * block), interpolation=cv2.INTER_LINEAR)
+    # the last block row and column replicated to the full size, floored at 1, without whole-image temporaries
+    ch, cw = core.shape[:2]
+    bg = np.empty((h, w, *core.shape[2:]), np.float32)
+    np.maximum(core, 1.0, out=bg[:ch, :cw])
+    bg[ch:, :cw] = bg[ch - 1 : ch, :cw]
+    bg[:, cw:] = bg[:, cw - 1 : cw]
+    return bg
 
 
 def normalise_light(img: np.ndarray, canon: Canon | None = None, side: str | None = None) -> np.ndarray:
     """`img` divided by its paper background: float32 in about 0..1.2 with paper at 1 in every channel."""
-    bg = paper_background(img, canon, side)
-    return np.clip(img.astype(np.float32) / bg, 0, 1.5)
+    out = img.astype(np.float32)
+    np.divide(out, paper_background(img, canon, side), out=out)
+    return np.clip(out, 0, 1.5, out=out)
 
 
 def paper_level(img: np.ndarray) -> float:
@@ -83,14 +93,22 @@ def grid_paper(norm: np.ndarray, boxes: dict, margin: float = 0.15) -> np.ndarra
     90th percentile is paper unless it is solidly filled; the median over the brightest third of the cells is
     the grid's paper even on a map that is mostly coloured in.
     """
-    tops = []
+    crops = []
     for x, y, s in boxes.values():
         m = s * margin
         a = norm[int(y + m) : int(y + s - m), int(x + m) : int(x + s - m)]
         if a.size:
-            tops.append(np.percentile(a.reshape(-1, 3), 90, axis=0))
-    if not tops:
+            crops.append(a.reshape(-1, 3))
+    if not crops:
         return np.ones(3, np.float32)
+    # Cells of one crop size at once (one percentile call per size, not per cell; the same numbers).
+    tops: list = [None] * len(crops)
+    by_size: dict[int, list[int]] = {}
+    for k, a in enumerate(crops):
+        by_size.setdefault(a.shape[0], []).append(k)
+    for ks in by_size.values():
+        for k, v in zip(ks, np.percentile(np.stack([crops[k] for k in ks]), 90, axis=1), strict=True):
+            tops[k] = v
     t = np.array(tops, np.float32)
     lum = t.mean(axis=1)
     bright = t[lum >= np.percentile(lum, 67)]

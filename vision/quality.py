@@ -19,9 +19,20 @@ MIN_CELL_PX = 18.0  # a grid cell must span at least this many pixels of the ori
 MAX_BLUR_CELLS = {"colour": 0.05, "symbols": 0.045, "mixed": 0.045}
 
 
+def median_u8(gray: np.ndarray) -> float:
+    """`np.median` of a uint8 image from its histogram (no sort of millions of pixels)."""
+    if gray.dtype != np.uint8 or gray.size == 0:
+        return float(np.median(gray))
+    cum = np.cumsum(cv2.calcHist([np.ascontiguousarray(gray)], [0], None, [256], [0, 256]).ravel().astype(np.int64))
+    n = int(cum[-1])
+    lo, hi = np.searchsorted(cum, [(n - 1) // 2, n // 2], side="right")
+    return (float(lo) + float(hi)) / 2
+
+
 def check_brightness(gray: np.ndarray) -> None:
-    if float(np.median(gray)) < MIN_MEDIAN_LUMA and float(np.percentile(gray, 95)) < 2 * MIN_MEDIAN_LUMA + 20:
-        raise PhotoError("too_dark", f"median brightness {float(np.median(gray)):.0f}/255")
+    median = median_u8(gray)
+    if median < MIN_MEDIAN_LUMA and float(np.percentile(gray, 95)) < 2 * MIN_MEDIAN_LUMA + 20:
+        raise PhotoError("too_dark", f"median brightness {median:.0f}/255")
 
 
 def check_paper(paper_luma: float) -> None:
@@ -53,16 +64,20 @@ def edge_blur(gray: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> float
     box's contrast and its strongest gradients.
     """
     sigmas = []
-    g = gray.astype(np.float32)
-    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8
-    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8
-    mag = np.hypot(gx, gy)
+    h, w = gray.shape[:2]
     for x0, y0, x1, y1 in boxes:
-        patch = g[max(0, y0) : y1, max(0, x0) : x1]
+        patch = gray[max(0, y0) : y1, max(0, x0) : x1].astype(np.float32)
         if patch.size < 16:
             continue
+        # gradients of the box alone, with one pixel of the photo round it (the whole image's Sobel, cut out)
+        (r0, r1, _), (c0, c1, _) = slice(max(0, y0), y1).indices(h), slice(max(0, x0), x1).indices(w)
+        ya, xa = max(0, r0 - 1), max(0, c0 - 1)
+        around = gray[ya : min(h, r1 + 1), xa : min(w, c1 + 1)].astype(np.float32)
+        gx = cv2.Sobel(around, cv2.CV_32F, 1, 0, ksize=3) / 8
+        gy = cv2.Sobel(around, cv2.CV_32F, 0, 1, ksize=3) / 8
+        mag = np.hypot(gx, gy)[r0 - ya : r1 - ya, c0 - xa : c1 - xa]
         contrast = float(np.percentile(patch, 97) - np.percentile(patch, 3))
-        steep = float(np.percentile(mag[max(0, y0) : y1, max(0, x0) : x1], 99.5))
+        steep = float(np.percentile(mag, 99.5))
         if contrast < 20 or steep <= 0:
             continue
         sigmas.append(contrast / (steep * math.sqrt(2 * math.pi)))

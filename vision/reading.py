@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -167,6 +168,32 @@ def read_qr(image: np.ndarray, location: SheetLocation, canon: Canon):
     return None
 
 
+class _Background:
+    """`fn(*args)` run on a thread of its own from now on; `result()` waits for it (and re-raises its error).
+
+    Nothing is shared but the arguments, which neither side changes; a reading that fails before asking for
+    the result simply lets the thread finish and drops it.
+    """
+
+    def __init__(self, fn, *args):
+        self._out: list = []
+        self._thread = threading.Thread(target=self._run, args=(fn, args), daemon=True)
+        self._thread.start()
+
+    def _run(self, fn, args) -> None:
+        try:
+            self._out.append((True, fn(*args)))
+        except BaseException as exc:  # handed to the caller by result()
+            self._out.append((False, exc))
+
+    def result(self):
+        self._thread.join()
+        ok, value = self._out[0]
+        if not ok:
+            raise value
+        return value
+
+
 def _box(canon: Canon, offsets: np.ndarray | None, r: int, c: int) -> tuple[float, float, float]:
     x, y, s = canon.cell_box(r, c)
     if offsets is not None:
@@ -271,6 +298,9 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
         loc = replace(loc, side=early_qr.side)
     canon = canon_for(loc.side)
     quality.check_size(loc.homography, canon, photo.scale)
+    # The QR code needs only the photo and the markers: decode it on the second core (OpenCV releases the GIL)
+    # while the cells are read; the answer is the same as reading it afterwards.
+    qr_job = _Background(read_qr, photo.image, loc, canon) if early_qr is None and loc.method == "markers" else None
     canon_img = rectify(photo.image, loc.homography, canon)
     canon_gray = cv2.cvtColor(canon_img, cv2.COLOR_BGR2GRAY)
     quality.check_paper(paper_level(canon_img))
@@ -289,7 +319,7 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     notes = [*loc.warnings, *cls.warnings]
     if coins.confidence < 0.3:
         notes.append(Note.of("coins_unsure"))
-    qr = early_qr or (read_qr(photo.image, loc, canon) if loc.method == "markers" else None)
+    qr = early_qr or (qr_job.result() if qr_job is not None else None)
     if qr is not None and qr.side != loc.side:
         notes.append(Note.of("qr_side_mismatch", qr=qr.side, side=loc.side))
     n_doubt = int((cls.confidence < CONFIDENCE_THRESHOLD).sum())
