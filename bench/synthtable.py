@@ -111,19 +111,25 @@ def _layout(rng, sizes: list[tuple[int, int]], gap: float) -> tuple[list[np.ndar
 
 
 def make_table_photo(seed: int, n: int | None = None, kinds: tuple[str, ...] | None = None,
-                     megapixels: float | None = None, tilt_deg: float = 25.0) -> TablePhoto:
+                     megapixels: float | None = None, tilt_deg: float = 25.0, table: str | None = None,
+                     players: list[str] | None = None, side: str | None = None) -> TablePhoto:
     """One deterministic photo of a table with `n` (default 2–6 at random) sheets.
 
-    `kinds` fixes each sheet's kind (cycled); by default most are `table` sheets, some `ours`, `pad` or
+    `kinds` fixes each sheet's kind (cycled); `table`, `players` and `side` fix the table (the web tests use
+    their own table's code and names); by default most are `table` sheets, some `ours`, `pad` or
     `generic`. All sheets of a table are of one side, as in the game.
     """
     rng = np.random.default_rng(seed)
     n = int(n or rng.integers(2, 7))
     if not 1 <= n <= 6:
         raise ValueError("a table photo holds 1 to 6 sheets")
-    side = ("A", "B")[int(rng.integers(2))]
-    table = "T" + "".join(rng.choice(list("ABCDEFGHJKMNPQRSTUVWXYZ23456789"), 6))
-    players = [str(x) for x in rng.choice(NAMES, n, replace=False)]
+    side = side or ("A", "B")[int(rng.integers(2))]
+    code = "T" + "".join(rng.choice(list("ABCDEFGHJKMNPQRSTUVWXYZ23456789"), 6))
+    table = table or code
+    names = [str(x) for x in rng.choice(NAMES, n, replace=False)]
+    players = list(players) if players is not None else names
+    if len(players) < n:
+        raise ValueError(f"{len(players)} players for {n} sheets")
     if kinds is None:
         kinds = tuple(str(rng.choice(KINDS, p=[0.55, 0.15, 0.15, 0.15])) for _ in range(n))
     pages, centres, truths = [], [], []
