@@ -170,11 +170,28 @@ def table_colour(image: np.ndarray, outlines: list[np.ndarray]) -> np.ndarray:
     return np.median(sel, axis=0).astype(np.uint8)
 
 
-def paint_over(image: np.ndarray, outlines: list[np.ndarray], colour: np.ndarray) -> np.ndarray:
-    """A copy of the image with every outline filled with `colour` (sheets already found vanish)."""
+def ring_colour(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The median colour just around a sheet (BGR): the table where it lies, not the far background."""
+    h, w = image.shape[:2]
+    outer = grown(quad, 0.08)
+    x0, y0 = np.clip(np.floor(outer.min(axis=0)).astype(int), 0, [w, h])
+    x1, y1 = np.clip(np.ceil(outer.max(axis=0)).astype(int), 0, [w, h])
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return table_colour(image, [quad])
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(outer - [x0, y0]).astype(np.int32), 255)
+    cv2.fillConvexPoly(mask, np.round(grown(quad, 0.03) - [x0, y0]).astype(np.int32), 0)
+    sel = image[y0:y1, x0:x1][mask > 0]
+    return np.median(sel, axis=0).astype(np.uint8) if len(sel) >= 50 else table_colour(image, [quad])
+
+
+def paint_over(image: np.ndarray, outlines: list[np.ndarray], colour: np.ndarray | None = None) -> np.ndarray:
+    """A copy of the image with every outline filled with `colour` — by default the table's colour just
+    around that sheet — so sheets already found vanish."""
     out = image.copy()
     for q in outlines:
-        cv2.fillConvexPoly(out, np.round(q).astype(np.int32), tuple(int(v) for v in colour))
+        c = colour if colour is not None else ring_colour(image, q)
+        cv2.fillConvexPoly(out, np.round(q).astype(np.int32), tuple(int(v) for v in c))
     return out
 
 
@@ -216,17 +233,22 @@ def paper_regions(image: np.ndarray) -> list[np.ndarray]:
     thr, _ = cv2.threshold(v, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     mask = ((hsv[..., 1] < PAPER_MAX_SAT) & (v > max(thr, 90))).astype(np.uint8) * 255
     k = max(3, int(0.012 * max(small.shape[:2])) | 1)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    # no closing: a thin dark gap between a sheet and a bright surround must stay open (ink holes do not
+    # matter, each blob is taken by its outer contour); opening cuts the bridges where they touch
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     area = small.shape[0] * small.shape[1]
     out = []
-    for cnt in contours:
-        a = cv2.contourArea(cnt)
-        if not PAPER_AREA[0] * area <= a <= PAPER_AREA[1] * area:
+    for i in range(1, n):  # each blob alone: a sheet may lie in a hole of a bright surround
+        x, y, bw, bh, _ = stats[i]
+        if bw * bh < PAPER_AREA[0] * area:
             continue
-        box = cv2.boxPoints(cv2.minAreaRect(cnt)) / f
+        blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cnt = max(contours, key=cv2.contourArea)
+        if not PAPER_AREA[0] * area <= cv2.contourArea(cnt) <= PAPER_AREA[1] * area:
+            continue
+        box = (cv2.boxPoints(cv2.minAreaRect(cnt)) + [x, y]) / f
         out.append(box.astype(np.float64))
     out.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
     return out
@@ -239,12 +261,11 @@ def _lattice_sheet(image: np.ndarray, region: np.ndarray | None, found: list[np.
     from vision.orient import locate_by_lattice
 
     outlines = [grown(q, MARGIN) for q in found]
-    colour = table_colour(image, outlines)
-    painted = paint_over(image, outlines, colour) if found else image
+    painted = paint_over(image, outlines) if found else image
     if region is None:
         crop, (x0, y0) = painted, (0, 0)
     else:
-        crop, (x0, y0) = cut_out(painted, region, [], colour, UNMARKED_MARGIN)
+        crop, (x0, y0) = cut_out(painted, region, [], ring_colour(image, region), UNMARKED_MARGIN)
         if min(crop.shape[:2]) < 200:
             return None
     loc = locate_by_lattice(crop, side)
@@ -274,7 +295,8 @@ def find_sheets(image: np.ndarray, side: str | None = None, max_sheets: int = MA
         found.append((page_outline(g.homography, g.side), "markers"))
     found = found[:max_sheets]
     h, w = image.shape[:2]
-    regions = [r for r in paper_regions(image)
+    painted = paint_over(image, [grown(q, MARGIN) for q, _ in found]) if found else image
+    regions = [r for r in paper_regions(painted)
                if not any(cv2.pointPolygonTest(q.astype(np.float32), tuple(float(v) for v in r.mean(axis=0)), False)
                           >= 0 for q, _ in found)]
     for region in [*regions, None]:  # each paper blob (twice: two sheets may touch), then the whole photo
@@ -318,11 +340,11 @@ def read_all(source: bytes | str | os.PathLike, side: str | None = None, *, over
         outline = sheets[0][0] / photo.scale if sheets else np.array([[0, 0], [w, 0], [w, h], [0, h]]) / photo.scale
         return [FoundSheet(outline, "whole", reading)]
     outlines = [q for q, _ in sheets]
-    colour = table_colour(image, [grown(q, MARGIN) for q in outlines])
     out = []
     for i, (quad, how) in enumerate(sheets):
         others = [grown(q, 0.0) for j, q in enumerate(outlines) if j != i]
-        crop, (x0, y0) = cut_out(image, quad, others, colour, MARGIN if how == "markers" else UNMARKED_MARGIN)
+        crop, (x0, y0) = cut_out(image, quad, others, ring_colour(image, quad),
+                                 MARGIN if how == "markers" else UNMARKED_MARGIN)
         ok, buf = cv2.imencode(".png", crop, [cv2.IMWRITE_PNG_COMPRESSION, 1])
         png = buf.tobytes() if ok else b""
         fs = FoundSheet(quad / photo.scale, how, crop_png=png, offset_px=(x0 / photo.scale, y0 / photo.scale),
