@@ -231,7 +231,10 @@ def paper_regions(image: np.ndarray) -> list[np.ndarray]:
     hsv = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 2), cv2.COLOR_BGR2HSV)
     v = hsv[..., 2]
     thr, _ = cv2.threshold(v, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    mask = ((hsv[..., 1] < PAPER_MAX_SAT) & (v > max(thr, 90))).astype(np.uint8) * 255
+    # cream and parchment under warm light reach a saturation of ~80; on a strongly coloured table (wood,
+    # red cloth) the bound follows the table's own saturation up
+    sat = float(np.clip(0.6 * np.median(hsv[..., 1]), PAPER_MAX_SAT, 1.5 * PAPER_MAX_SAT))
+    mask = ((hsv[..., 1] < sat) & (v > max(thr, 90))).astype(np.uint8) * 255
     k = max(3, int(0.012 * max(small.shape[:2])) | 1)
     # no closing: a thin dark gap between a sheet and a bright surround must stay open (ink holes do not
     # matter, each blob is taken by its outer contour); opening cuts the bridges where they touch
@@ -269,6 +272,10 @@ def _lattice_sheet(image: np.ndarray, region: np.ndarray | None, found: list[np.
         if min(crop.shape[:2]) < 200:
             return None
     loc = locate_by_lattice(crop, side)
+    if loc is None and region is not None:  # one sheet's region: the one-sheet reader's border finder too
+        from vision.border import locate_by_border
+
+        loc = locate_by_border(crop, cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), side)
     if loc is None:
         return None
     quad = page_outline(loc.homography, loc.side) + [x0, y0]
