@@ -18,6 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--side", choices=list(MAPS), type=str.upper, help="map side (only needed for unmarked sheets)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--overlay", metavar="OUT.png", help="write a debug image of the reading")
+    p.add_argument("--all-sheets", action="store_true",
+                   help="a photo of the table: find and read every sheet in it (--json: {\"sheets\": [...]})")
     p.add_argument("--name", metavar="GROUP=TERRAIN", nargs="+", action="extend", default=[],
                    help="re-read with these names for groups of like cells (ids from --json 'groups'), e.g. 3=forest")
     p.set_defaults(func=cmd_read)
@@ -86,7 +88,56 @@ def _read(args: argparse.Namespace, overlay: bool):
     return read_sheet(args.photo, side=args.side, overlay=overlay, names=names or None)
 
 
+def _overlay_path(path: str, i: int) -> str:
+    root, ext = os.path.splitext(path)
+    return f"{root}-{i}{ext or '.png'}"
+
+
+def cmd_read_all(args: argparse.Namespace) -> int:
+    """`read PHOTO --all-sheets`: every sheet of a table photo, each with the fields of `read --json`."""
+    from vision.multisheet import read_all
+
+    try:
+        _check_paths(args)
+        if args.name:
+            raise ValueError("--name is for one sheet: read that sheet's photo alone to name its groups")
+        found = read_all(args.photo, side=args.side, overlay=bool(args.overlay))
+    except (PhotoError, ValueError) as exc:
+        return _fail(exc, args.json)
+    readings = [f.reading for f in found if f.reading is not None]
+    refused = [{**f.error.to_dict(), "outline_px": [[round(float(v), 1) for v in pt] for pt in f.outline_px]}
+               for f in found if f.error is not None]
+    if not readings:
+        return _fail(next(f.error for f in found if f.error is not None), args.json)
+    if args.overlay:
+        for i, r in enumerate(readings, 1):
+            try:
+                with open(_overlay_path(args.overlay, i), "wb") as fh:
+                    fh.write(r.overlay_png())
+            except OSError as exc:
+                return _fail(ValueError(f"cannot write --overlay {args.overlay}: {exc.strerror or exc}"), args.json)
+    if args.json:
+        print(json.dumps({"sheets": [r.to_dict() for r in readings], "refused": refused}))
+        return 0
+    for i, r in enumerate(readings, 1):
+        whose = f", table {r.table} seat {r.seat}" if r.table else ""
+        print(f"sheet {i} of {len(readings)}: side {r.side}" + (f", sheet {r.sheet_id}" if r.sheet_id else "")
+              + whose + f", coins {r.coins}")
+        doubt = set(r.doubtful_cells())
+        for row_i, row in enumerate(r.grid):
+            print(" ".join(LETTERS[t] + ("?" if (row_i, c) in doubt else " ") for c, t in enumerate(row)))
+        for w in r.warnings:
+            print(f"warning: {w}")
+        print()
+    print(GRID_KEY)
+    for x in refused:
+        print(f"a sheet could not be read: {x['error']}")
+    return 0
+
+
 def cmd_read(args: argparse.Namespace) -> int:
+    if getattr(args, "all_sheets", False):
+        return cmd_read_all(args)
     try:
         reading = _read(args, overlay=bool(args.overlay))
     except (PhotoError, ValueError) as exc:

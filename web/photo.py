@@ -134,7 +134,8 @@ def keep_photo(token: Any, body: dict[str, Any]) -> dict[str, Any]:
     return {"kept": name}
 
 
-def read_upload(request: Request) -> dict[str, Any]:
+def _upload(request: Request) -> tuple[bytes, str | None]:
+    """The uploaded photo's bytes and the side the form names, or a clear 4xx."""
     upload = request.files.get("photo")
     if upload is None or not upload.filename:
         raise UserError(400, "no_photo", _("Choose or take a photo of the map first."))
@@ -147,10 +148,45 @@ def read_upload(request: Request) -> dict[str, Any]:
     side = normalise_side(request.form.get("side") or "") or None
     if side is not None and side not in MAPS and not is_custom(side):
         raise UserError(400, "bad_side", _("This map side is not known."))
-    reading = _read(data, side)
-    out = reading_to_dict(reading, store().put(data, side))
-    if is_custom(reading.side):  # a table's own side: the page may not know its printed cells yet
+    return data, side
+
+
+def _side_info(out: dict[str, Any], side: str) -> dict[str, Any]:
+    if is_custom(side):  # a table's own side: the page may not know its printed cells yet
         from .mapdata import side_data
 
-        out["side_info"] = side_data(reading.side)
+        out["side_info"] = side_data(side)
     return out
+
+
+def read_upload(request: Request) -> dict[str, Any]:
+    data, side = _upload(request)
+    reading = _read(data, side)
+    return _side_info(reading_to_dict(reading, store().put(data, side)), reading.side)
+
+
+def read_table_upload(request: Request) -> dict[str, Any]:
+    """A photo of the table with one or several sheets: {"sheets": [reading as `read_upload` gives it + "thumb",
+    or {"error", "code", "thumb"} for a sheet that could not be read]}.
+
+    Each sheet's cut-out is kept under its own token, so the review's taps re-read that sheet alone.
+    """
+    from vision.errors import PhotoError
+
+    from .photoqueue import read_table
+
+    data, side = _upload(request)
+    try:
+        found = read_table(data, side)
+    except PhotoError as exc:
+        raise UserError(422, exc.code, exc.message(lang())) from None
+    sheets = []
+    for f in found:
+        thumb = _jpeg_url(f["thumb"], 80)
+        if f["reading"] is None:
+            err = PhotoError(*f["error"])
+            sheets.append({"error": err.message(lang()), "code": err.code, "thumb": thumb})
+            continue
+        token = store().put(f["png"] if f["png"] is not None else data, side)
+        sheets.append({**_side_info(reading_to_dict(f["reading"], token), f["reading"].side), "thumb": thumb})
+    return {"sheets": sheets}

@@ -75,6 +75,41 @@ def _read_in_worker(data: bytes, side: str | None, names: dict[int, str] | None 
         return "photo_error", (exc.code, exc.detail), started
 
 
+THUMB_SIDE = 320  # long side of a table photo's sheet thumbnails ("Whose sheet is this?")
+
+
+def _thumb(img):
+    import cv2
+
+    if img is None or img.size == 0:
+        return None
+    f = min(1.0, THUMB_SIDE / max(img.shape[:2]))
+    return cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else img
+
+
+def _read_all_in_worker(data: bytes, side: str | None, names: dict[int, str] | None = None
+                        ) -> tuple[str, Any, float]:
+    """Runs in a worker process: every sheet of a table photo (`vision.multisheet.read_all`), made picklable.
+
+    Each sheet comes back as {"reading", "error": (code, detail) | None, "png": the cut-out it was read from
+    (None: the whole photo), "thumb": a small BGR image}.
+    """
+    started = time.time()
+    from vision.errors import PhotoError
+    from vision.multisheet import read_all
+
+    try:
+        found = read_all(data, side=side)
+    except PhotoError as exc:
+        return "photo_error", (exc.code, exc.detail), started
+    out = []
+    for f in found:
+        upright = f.reading.sheet_image if f.reading is not None else None
+        out.append({"reading": f.reading, "error": (f.error.code, f.error.detail) if f.error else None,
+                    "png": f.crop_png, "thumb": _thumb(upright if upright is not None else f.crop)})
+    return "ok", out, started
+
+
 @dataclass
 class QueueInfo:
     ahead: int  # photos being read or waiting when this one arrived
@@ -113,8 +148,9 @@ class PhotoQueue:
                 if self._finalizer is not None:
                     self._finalizer()
 
-    def read(self, data: bytes, side: str | None,
-             names: dict[int, str] | None = None) -> tuple[SheetReading, QueueInfo]:
+    def read(self, data: bytes, side: str | None, names: dict[int, str] | None = None,
+             task=_read_in_worker) -> tuple[Any, QueueInfo]:
+        """`task(data, side, names)` (a one-sheet read by default) in a worker, or a 429 when the queue is full."""
         with self.lock:
             if self.in_flight >= self.capacity:
                 raise UserError(429, "photo_queue_full",
@@ -126,11 +162,11 @@ class PhotoQueue:
         try:
             if self.workers <= 0:
                 with self.inline:  # in-thread mode: one photo at a time
-                    status, value, started = _read_in_worker(data, side, names)
+                    status, value, started = task(data, side, names)
             else:
                 executor = self._pool()
                 try:
-                    status, value, started = executor.submit(_read_in_worker, data, side, names).result(READ_TIMEOUT)
+                    status, value, started = executor.submit(task, data, side, names).result(READ_TIMEOUT)
                 except BrokenProcessPool:
                     self._broken(executor)
                     raise UserError(422, "photo_failed", _("This photo could not be read. Please take it again, "
@@ -176,6 +212,13 @@ def read_sheet(data: bytes, side: str | None = None, names: dict[int, str] | Non
     reading, info = queue().read(data, side, names)
     g.photo_queue = info
     return reading
+
+
+def read_table(data: bytes, side: str | None = None) -> list[dict[str, Any]]:
+    """Every sheet of a table photo through the app's queue (see `_read_all_in_worker`); the wait goes to g."""
+    sheets, info = queue().read(data, side, None, _read_all_in_worker)
+    g.photo_queue = info
+    return sheets
 
 
 def queue_info() -> dict[str, Any]:

@@ -182,3 +182,15 @@ def photo(code: str) -> str:
         raise UserError(404, "not_found", _("There is nothing at this address. Check the link or the table code."))
     return render_template("carto/photo.html", code=record.code, side=record.setup["side"],
                            players=list(record.setup["players"]))
+
+
+@bp.post("/t/<code>/photo/sheets")
+def photo_sheets(code: str) -> Response:
+    """A photo of the table: every sheet in it read; the page files each by its QR seat or asks whose it is."""
+    from .. import photo as photo_mod
+    from .. import photoqueue
+
+    record = load_record(code)
+    if record.kind != "cartographers":
+        raise UserError(404, "not_found", _("There is nothing at this address. Check the link or the table code."))
+    return jsonify({**photo_mod.read_table_upload(request), **photoqueue.queue_info()})
