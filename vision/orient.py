@@ -171,7 +171,8 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     total = [(h[0] + TEXT_WEIGHT * max(float(votes.log_odds[h[2]]), -TEXT_CAP) + MARGIN_WEIGHT * margins[h[2]]
               + PEAK_WEIGHT * peaks(h[1], h[2]), h) for h in hyps]
     total.sort(key=lambda t: -t[0])
-    best, (score, side, k, z) = total[0]
+    best, (score, side, k, _) = total[0]
+    z = max(h[3] for h in hyps)  # the lattice's confirmation by the printed features, whichever way up
     rival = next((t for t in total[1:] if t[1][2] != k), None)
     lead = best - rival[0] if rival is not None else 1.0
     unsure = lead < SURE_LEAD
