@@ -13,7 +13,10 @@ Figures (drawable cells only: printed mountains and wastelands are excluded):
   exact      sheets with every drawable cell right
   silent     wrong cells with confidence >= 0.7: count, % of all cells read, % of the wrong cells
   review     right after review: every wrong cell has confidence < 0.7 and at most 10 cells are flagged
-  orient     found sheets whose grid does not match the truth better under another quarter/half turn
+  orient     found sheets read the right way up: the reported cell centres lie on the truth's unturned (within
+             half a cell, when they lie on it under some turn at all), else the grid matches the truth best unturned
+  asked      found sheets with `orientation_unsure` (the review asks "Is this the top of your sheet?")
+  o-silent   found sheets read turned WITHOUT `orientation_unsure`: every cell wrong with confidence
   fit        distance between the reader's cell_centers_px and the truth, in cells (max, p95), when reported
   coins      coin count right / photos where both the truth and the reader give one
   s/photo    median wall time of one read; crashes = non-zero exit without a JSON error, or a traceback
@@ -75,9 +78,14 @@ def score(truth: dict, out: dict | None, rc: int, stderr: str, seconds: float) -
         cc = np.asarray(centres, dtype=float)
         if cc.shape == (11, 11, 2):
             tc = np.asarray(truth["params"]["geometry"]["cell_centers_px"], dtype=float)
-            d = np.linalg.norm(cc - tc, axis=-1) / truth["params"]["geometry"]["mean_cell_px"]
+            cell = truth["params"]["geometry"]["mean_cell_px"]
+            d = np.linalg.norm(cc - tc, axis=-1) / cell
             rec["fit_cells"] = d.ravel().round(4).tolist()
-    except (TypeError, ValueError):
+            turns = [float(np.linalg.norm(np.rot90(cc, k, axes=(0, 1)) - tc, axis=-1).max() / cell) for k in range(4)]
+            if min(turns) < 0.5:  # the centres say which way up the grid was read, whatever the cells say
+                rec["turn"] = int(np.argmin(turns))
+                rec["orientation_right"] = rec["turn"] == 0
+    except (TypeError, ValueError, KeyError):
         pass
     if truth.get("coins") is not None and isinstance(out.get("coins"), int | float):
         rec["coins_right"] = int(out["coins"]) == truth["coins"]
@@ -108,6 +116,9 @@ def summarise(recs: list[dict]) -> dict:
         "silent_pct_wrong": round(100 * silent / wrong, 1) if wrong else None,
         "review": sum(1 for r in found if r["silent"] == 0 and r["flagged"] <= REVIEW_MAX),
         "orientation_right": sum(1 for r in found if r.get("orientation_right")),
+        "orientation_asked": sum(1 for r in found if r.get("orientation_unsure")),
+        "orientation_silent": sum(1 for r in found if not r.get("orientation_right")
+                                  and not r.get("orientation_unsure")),
         "fit_max_cells": round(max(fits), 3) if fits else None,
         "fit_p95_cells": round(float(np.percentile(fits, 95)), 3) if fits else None,
         "coins_right": sum(coins),
@@ -119,7 +130,7 @@ def summarise(recs: list[dict]) -> dict:
 
 
 COLS = [("photos", 6), ("found", 6), ("cells", 12), ("exact", 6), ("silent", 16), ("review", 7),
-        ("orient", 7), ("fit max/p95", 12), ("coins", 6), ("s/ph", 6), ("crash", 6)]
+        ("orient", 7), ("asked", 6), ("o-silent", 9), ("fit max/p95", 12), ("coins", 6), ("s/ph", 6), ("crash", 6)]
 
 
 def fmt_row(name: str, s: dict) -> str:
@@ -130,7 +141,8 @@ def fmt_row(name: str, s: dict) -> str:
         f"{pct(s['cells_right_pct'])}/{pct(s['cells_right_found_pct'])}",
         str(s["exact"]),
         f"{s['silent']} {pct(s['silent_pct_cells'])}%/{pct(s['silent_pct_wrong'])}%",
-        str(s["review"]), f"{s['orientation_right']}/{s['found']}",
+        str(s["review"]), f"{s['orientation_right']}/{s['found']}", str(s["orientation_asked"]),
+        str(s["orientation_silent"]),
         "-" if s["fit_max_cells"] is None else f"{s['fit_max_cells']:.2f}/{s['fit_p95_cells']:.2f}",
         f"{s['coins_right']}/{s['coins_both']}", "-" if s["sec_median"] is None else f"{s['sec_median']:.1f}",
         str(s["crashes"]),

@@ -20,11 +20,15 @@ import numpy as np
 from companion.cartographers.data import GRID_SIZE, MAPS
 from printables.layout import sheet_layout
 from vision.lattice import Lattice
+from vision.upright import TextVotes, peak_cue, text_frame, text_votes
 
 FRAME_CELL = 24  # pixels per cell in the grid frame
 FRAME_PAD = 5  # cells of margin around the grid in the grid frame (our coin track is 3.6–4.1 cells below)
-HALF_TURN_MARGIN = 0.15  # printed-feature score lead that settles a half turn without the margins
-MARGIN_SURE = 0.04  # margin-cue lead (periodic power share) that settles a half turn
+TEXT_WEIGHT = 0.03  # printed-feature score per unit of the text's log-odds (vision.upright)
+TEXT_CAP = 20.0  # the text never outweighs more than this many log units
+MARGIN_WEIGHT = 1.0  # printed-feature score per unit of the margin cue (periodic power share)
+PEAK_WEIGHT = 0.3  # printed-feature score per unit of the mountains' peak direction (vision.upright)
+SURE_LEAD = 0.15  # total-score lead over every other turn that settles the way up; less and the review asks
 # z-score of the mountains' mutual likeness (against random sets of 5 cells) a lattice needs to be taken for
 # a Cartographers map: brick walls, tiles, squared paper and score tables are lattices too.
 MIN_CONFIRM = 3.5
@@ -38,9 +42,11 @@ class Orientation:
     k: int
     score: float  # printed-feature score of the chosen hypothesis
     confirm: float  # z-score of the mountains' mutual similarity against random cell sets
-    unsure: bool  # half-turn undecided
+    unsure: bool  # way up undecided: the review asks "Is this the top of your sheet?"
     side_unsure: bool
-    margin_lead: float
+    margin_lead: float  # total-score lead of the chosen (side, turn) over the best hypothesis with another turn
+    text: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)  # the text's log-odds per turn (vision.upright), max 0
+    glyphs: int = 0
 
 
 def grid_frame(image: np.ndarray, H: np.ndarray, cell: int = FRAME_CELL, pad: int = FRAME_PAD) -> np.ndarray:
@@ -111,8 +117,11 @@ def margin_cue(frame_dark: np.ndarray, k: int, cell: int = FRAME_CELL, pad: int 
     return (periodic_power(bottom) - periodic_power(top)) + 0.5 * (periodic_power(left) - periodic_power(right))
 
 
-def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = None) -> Orientation:
-    """The best (side, turn) for a lattice from the printed mountains (and wastelands), then the margins."""
+def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = None, text: bool = True) -> Orientation:
+    """The best (side, turn) for a lattice from the printed mountains (and wastelands), the text and the margins.
+
+    `text=False` leaves the text out (cheaper: for ranking candidate lattices, whose confirmation is the same).
+    """
     frame = grid_frame(image, lattice.homography)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     dark_img = 1.0 - (frame.min(axis=2) if frame.ndim == 3 else frame).astype(np.float32) / max(
@@ -149,18 +158,28 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
             ruins = np.array([idx[r, c] for r, c in m.ruins])
             score += 0.2 * _set_similarity(sim, ruins)
             hyps.append((score, side, k, (printed_like(mnt) - mu) / sd))
-    hyps.sort(key=lambda h: -h[0])
-    score, side, k, z = hyps[0]
-    rival = next((h for h in hyps[1:] if h[1] == side and h[2] == (k + 2) % 4), None)
-    lead = margin_cue(dark_img, k) - margin_cue(dark_img, (k + 2) % 4)
-    unsure = False
-    if rival is not None and score - rival[0] < HALF_TURN_MARGIN:
-        if lead < 0:
-            k, score, lead = rival[2], rival[0], -lead
-        unsure = lead < MARGIN_SURE
+    tframe = text_frame(image, lattice.homography) if text else None
+    votes = text_votes(tframe) if tframe is not None else TextVotes(np.zeros(4), 0)
+    margins = [margin_cue(dark_img, k) for k in range(4)]
+
+    def peaks(side: str, k: int) -> float:
+        if tframe is None:
+            return 0.0
+        idx = _rot_index(k)
+        return peak_cue(tframe, [divmod(int(idx[r, c]), GRID_SIZE) for r, c in MAPS[side].mountains], k)
+
+    total = [(h[0] + TEXT_WEIGHT * max(float(votes.log_odds[h[2]]), -TEXT_CAP) + MARGIN_WEIGHT * margins[h[2]]
+              + PEAK_WEIGHT * peaks(h[1], h[2]), h) for h in hyps]
+    total.sort(key=lambda t: -t[0])
+    best, (score, side, k, _) = total[0]
+    z = max(h[3] for h in hyps)  # the lattice's confirmation by the printed features, whichever way up
+    rival = next((t for t in total[1:] if t[1][2] != k), None)
+    lead = best - rival[0] if rival is not None else 1.0
+    unsure = lead < SURE_LEAD
     others = [h[0] for h in hyps if h[1] != side]
     side_unsure = side_hint is None and bool(others) and score - max(others) < 0.05
-    return Orientation(side, k, float(score), float(z), unsure, side_unsure, float(lead))
+    return Orientation(side, k, float(score), float(z), unsure, side_unsure, float(lead),
+                       tuple(float(v) for v in votes.log_odds), votes.glyphs)
 
 
 def page_homography(lattice: Lattice, side: str, k: int, paper: str = "a4") -> np.ndarray:
@@ -194,7 +213,7 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None):
 
     best = None
     for lat in find_lattices(image, keep=4):
-        o = orient_lattice(image, lat, side_hint)
+        o = orient_lattice(image, lat, side_hint, text=False)
         if not lattice_accepted(lat, o.confirm, MIN_CONFIRM):
             continue
         rank = lattice_rank(lat, o.confirm)
@@ -202,8 +221,9 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None):
             best = (rank, lat, o)
     if best is None:
         return None
-    _, lat, o = best
+    _, lat, _ = best
     lat = remeasure(image, lat)
+    o = orient_lattice(image, lat, side_hint)
     warnings: list[Note] = []
     if o.unsure:
         warnings.append(Note.of("orientation_unsure"))
@@ -213,3 +233,38 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None):
     H = page_homography(lat, o.side, o.k)
     return SheetLocation(o.side, H, "border", {}, warnings, 0.0, cell_centres=upright_centres(lat, o.k),
                          orientation_unsure=o.unsure)
+
+
+def lattice_of_location(side: str, H: np.ndarray, paper: str = "a4") -> Lattice:
+    """The lattice (grid units → image) of a sheet placed by page points → image `H`, in its upright order."""
+    g = sheet_layout(side, paper).grid
+    A = np.array([[g.cell_pt, 0, g.x_pt], [0, g.cell_pt, g.y_pt], [0, 0, 1]])
+    Hl = H @ A
+    uv = np.stack(np.meshgrid(np.arange(GRID_SIZE + 1.0), np.arange(GRID_SIZE + 1.0)), axis=-1).reshape(-1, 1, 2)
+    pts = cv2.perspectiveTransform(uv, Hl).reshape(GRID_SIZE + 1, GRID_SIZE + 1, 2)
+    return Lattice(Hl, pts, 0.0)
+
+
+def reorient(image: np.ndarray, loc, side_hint: str | None = None):
+    """An unmarked sheet's location, its side and way up decided again with every cue (`orient_lattice`).
+
+    The outline path (`vision.border`) places the grid well but turns it by the printed features and our coin
+    circles alone; this re-decides side and turn with the text and margins too, and sets `orientation_unsure`.
+    """
+    from dataclasses import replace
+
+    from vision.messages import Note
+
+    if loc.side is None or loc.side not in MAPS or loc.method == "markers":
+        return loc
+    lat = lattice_of_location(loc.side, loc.homography)
+    o = orient_lattice(image, lat, side_hint)
+    keep = [n for n in loc.warnings if n.code not in ("orientation_unsure", "side_unsure", "unmarked")]
+    if o.unsure:
+        keep.append(Note.of("orientation_unsure"))
+    if o.side_unsure:
+        keep.append(Note.of("side_unsure"))
+    keep.append(Note.of("unmarked"))
+    H = loc.homography if (o.k == 0 and o.side == loc.side) else page_homography(lat, o.side, o.k)
+    centres = None if loc.cell_centres is None else upright_centres(lat, o.k)
+    return replace(loc, side=o.side, homography=H, warnings=keep, orientation_unsure=o.unsure, cell_centres=centres)

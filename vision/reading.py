@@ -24,7 +24,7 @@ from vision.light import normalise_light, paper_level
 from vision.load import load_photo
 from vision.locate import SheetLocation, locate_by_markers
 from vision.messages import Note
-from vision.orient import locate_by_lattice
+from vision.orient import locate_by_lattice, reorient
 from vision.rectify import rectify, rectify_patch
 
 CONFIDENCE_THRESHOLD = 0.7  # cells below this are shown as doubtful and should be confirmed by the player
@@ -260,9 +260,12 @@ def locate(image: np.ndarray, gray: np.ndarray, side: str | None) -> SheetLocati
         return loc
     if loc is not None:
         return loc
-    loc = locate_by_lattice(image, side) or locate_by_border(image, gray, side)
+    loc = locate_by_lattice(image, side)
     if loc is not None:
         return loc
+    loc = locate_by_border(image, gray, side)
+    if loc is not None:
+        return reorient(image, loc, side)
     raise PhotoError("no_sheet", "no corner markers and no grid found")
 
 

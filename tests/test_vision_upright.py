@@ -1,0 +1,104 @@
+"""Stage 2d on arrays: which way up an unmarked sheet is, from the text around its grid (and the other cues).
+
+A side A sheet is symmetric under a half turn in its printed cells, so a sheet turned round must come out either
+right or `unsure` (the review then asks) — never silently turned.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cartographers.data import MAPS
+from vision import upright
+from vision.lattice import Lattice
+from vision.orient import orient_lattice
+
+CELL, X0 = 48, 300  # pixels per cell, grid origin
+SIZE = X0 * 2 + 11 * CELL
+
+needs_model = pytest.mark.skipif(not upright.available(), reason="vision/data/glyphs.npz is not shipped")
+
+
+def _sheet(side: str = "A", labels: bool = True, header: bool = True) -> np.ndarray:
+    """An upright, straightened sheet: grid lines, the side's mountains (filled triangles), row letters on the left,
+    column numbers below, a title above and score labels below."""
+    img = np.full((SIZE, SIZE, 3), 236, np.uint8)
+    for i in range(12):
+        cv2.line(img, (X0 + i * CELL, X0), (X0 + i * CELL, X0 + 11 * CELL), (60, 60, 60), 2)
+        cv2.line(img, (X0, X0 + i * CELL), (X0 + 11 * CELL, X0 + i * CELL), (60, 60, 60), 2)
+    for r, c in MAPS[side].mountains:
+        x, y = X0 + c * CELL, X0 + r * CELL
+        cv2.fillPoly(img, [np.array([[x + 8, y + 40], [x + 24, y + 8], [x + 40, y + 40]])], (70, 70, 90))
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    if labels:
+        for r in range(11):
+            cv2.putText(img, "ABCDEFGHIJK"[r], (X0 - 36, X0 + r * CELL + 34), font, 0.8, (40, 40, 40), 2, cv2.LINE_AA)
+        for c in range(11):
+            cv2.putText(img, str(c + 1), (X0 + c * CELL + 12, X0 + 11 * CELL + 34), font, 0.7, (40, 40, 40), 2,
+                        cv2.LINE_AA)
+    if header:
+        cv2.putText(img, "Cartographers", (X0, X0 - 120), font, 1.6, (30, 30, 30), 3, cv2.LINE_AA)
+        cv2.putText(img, "Name: ______", (X0, X0 - 50), font, 0.9, (30, 30, 30), 2, cv2.LINE_AA)
+        for i, word in enumerate(("Spring", "Summer", "Autumn", "Winter")):
+            cv2.putText(img, word, (X0 + i * 130, X0 + 11 * CELL + 110), font, 0.8, (30, 30, 30), 2, cv2.LINE_AA)
+    return img
+
+
+def _lattice() -> Lattice:
+    """The grid in image order (x = column line, y = row line), as the lattice finder reports it."""
+    H = np.array([[CELL, 0, X0], [0, CELL, X0], [0, 0, 1]], float)
+    u = np.arange(12.0)
+    pts = np.stack(np.meshgrid(X0 + CELL * u, X0 + CELL * u), axis=-1)
+    return Lattice(H, pts, 5.0)
+
+
+@needs_model
+def test_glyph_model_tells_upright_letters_from_turned_ones():
+    img = cv2.cvtColor(_sheet(), cv2.COLOR_BGR2GRAY)
+    dark = upright.darkness(img)
+    keep = np.ones(dark.shape, bool)
+    keep[X0 - 5 : X0 + 11 * CELL + 5, X0 - 5 : X0 + 11 * CELL + 5] = False
+    crops = upright.glyph_crops(dark, 8, 120, keep)
+    assert len(crops) >= 20  # letters, digits and words around the grid
+    v = upright.votes_from_crops(crops)
+    assert int(np.argmax(v.log_odds)) == 0 and v.lead(0, 2) > 3.0
+    turned = upright.votes_from_crops([np.ascontiguousarray(np.rot90(c, 2)) for c in crops])
+    assert int(np.argmax(turned.log_odds)) == 2
+
+
+@needs_model
+@pytest.mark.parametrize("turn", [0, 1, 2, 3])
+def test_side_a_sheet_with_row_letters_comes_out_right_or_unsure(turn):
+    img = np.ascontiguousarray(np.rot90(_sheet("A"), turn))
+    o = orient_lattice(img, _lattice())
+    # np.rot90(img, turn) turned the sheet; turning the lattice back by -turn puts it upright
+    assert o.side == "A"
+    assert o.k == (-turn) % 4 or o.unsure
+    if turn in (0, 2):
+        assert o.k == (-turn) % 4, "row letters, column numbers and a title are plenty to tell a half turn"
+
+
+@pytest.mark.parametrize("turn", [0, 2])
+def test_bare_side_a_grid_is_unsure_not_guessed(turn):
+    """No text, no margins, symmetric printed cells: nothing tells a half turn, so the review must ask."""
+    img = _sheet("A", labels=False, header=False)
+    for r, c in MAPS["A"].mountains:  # symmetric blobs instead of upright triangles
+        x, y = X0 + c * CELL, X0 + r * CELL
+        cv2.rectangle(img, (x + 8, y + 8), (x + 40, y + 40), (70, 70, 90), -1)
+    img = np.ascontiguousarray(np.rot90(img, turn))
+    o = orient_lattice(img, _lattice())
+    assert o.unsure
+
+
+def test_no_glyphs_no_votes():
+    v = upright.votes_from_crops([])
+    assert v.glyphs == 0 and np.all(v.log_odds == 0)
+
+
+def test_glyph_descriptor_has_a_fixed_length_for_any_crop():
+    rng = np.random.default_rng(0)
+    for h, w in ((5, 40), (40, 5), (17, 23), (1, 1)):
+        d = upright.glyph_descriptor(rng.random((h, w)).astype(np.float32))
+        assert d.shape == (upright.GLYPH_DIM,) and np.isfinite(d).all()

@@ -1,0 +1,222 @@
+"""Stage 2d: which way up, from the text printed or written around the grid (header, row letters, column numbers).
+
+Why text: side A's printed mountains and ruins are symmetric under a half turn, and on generic prints, hand-ruled
+and squared paper nothing is printed in the cells at all; but almost every sheet carries text around its grid — a
+title, "Name:", row letters, column numbers, the score boxes' labels — and Latin letters and digits are seldom
+symmetric under a quarter or a half turn. Each dark blob in the margins of the straightened grid frame is cut out
+and shown to a small glyph model (`vision/data/glyphs.npz`, trained offline by `scripts/train_glyphs.py` on
+characters rendered in many fonts, hands and blurs), which says how likely it is upright, or turned by one, two or
+three quarter turns, or no glyph at all (boxes, circles, lines, scribbles). The blobs' votes add up to a log-odds
+per turn; `orient.orient_lattice` weighs it with the printed features and asks the player when the sum is close.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.cartographers.data import GRID_SIZE
+from vision.features import hog_cells
+
+MODEL_PATH = Path(__file__).with_name("data") / "glyphs.npz"
+GLYPH_SIZE = 36  # the descriptor's square, pixels
+TEXT_CELL = 48  # pixels per cell of the text frame
+TEXT_PAD = 5  # cells of margin around the grid in the text frame
+MIN_H, MAX_H = 0.16, 2.2  # glyph height range, in cells
+MAX_GLYPHS = 160
+MIN_SIDE_PX = 5  # a blob thinner than this (a word a few pixels high) shows no direction
+VOTE_FLOOR = -2.5  # one glyph's log-probability is never below this: no single blob decides
+GLYPH_DIM = 9 * (GLYPH_SIZE // 6) ** 2 + 64 + 2
+
+
+@dataclass(frozen=True)
+class TextVotes:
+    """Summed, floored log-probabilities that the lattice is upright after k quarter turns (np.rot90), k = 0..3."""
+
+    log_odds: np.ndarray  # (4,)
+    glyphs: int  # blobs that looked like glyphs at all
+
+    def lead(self, k: int, j: int) -> float:
+        """How much more the text says k than j (log units)."""
+        return float(self.log_odds[k] - self.log_odds[j])
+
+
+def darkness(gray: np.ndarray) -> np.ndarray:
+    """0..1 ink darkness against the local paper (a big blur of a closing stands for the paper)."""
+    g = gray.astype(np.float32)
+    k = max(3, int(min(g.shape) / 40) | 1)
+    paper = cv2.morphologyEx(g, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    paper = cv2.GaussianBlur(paper, (0, 0), k)
+    return np.clip(1.0 - g / np.maximum(paper, 1.0), 0.0, 1.0)
+
+
+def glyph_descriptor(crop: np.ndarray) -> np.ndarray:
+    """HOG + coarse density of a glyph crop centred in a square (its aspect kept), plus its log aspect and fill."""
+    h, w = crop.shape
+    side = max(h, w) + 2
+    sq = np.zeros((side, side), np.float32)
+    y0, x0 = (side - h) // 2, (side - w) // 2
+    sq[y0 : y0 + h, x0 : x0 + w] = crop
+    a = cv2.resize(sq, (GLYPH_SIZE, GLYPH_SIZE), interpolation=cv2.INTER_AREA)
+    a = cv2.GaussianBlur(a, (0, 0), 0.7)
+    hg = hog_cells(a)
+    dens = cv2.resize(a, (8, 8), interpolation=cv2.INTER_AREA).ravel()
+    hg = hg / max(float(np.linalg.norm(hg)), 1e-6)
+    dens = dens / max(float(np.linalg.norm(dens)), 1e-6)
+    extra = np.array([np.log(max(h, 1) / max(w, 1)), float((crop > 0.3).mean())], np.float32)
+    return np.concatenate([hg, dens, extra]).astype(np.float32)
+
+
+def ink_threshold(dark: np.ndarray, where: np.ndarray | None = None) -> float:
+    """Darkness above which a pixel is ink: Otsu's split of the darkness (over `where`), never below 0.12."""
+    d = (dark if where is None or not where.any() else dark[where]).reshape(-1, 1)
+    return max(0.12, float(cv2.threshold((d * 255).astype(np.uint8), 0, 255, cv2.THRESH_OTSU)[0]) / 255 * 0.8)
+
+
+def paper_mask(gray: np.ndarray, inside: tuple[int, int], cell: int) -> np.ndarray:
+    """The sheet of paper around the grid: the bright region joined to the grid's own paper (text filled in).
+
+    The table, a cloth or the wood around the sheet has blobs of every shape; only marks on the paper count.
+    """
+    g = cv2.GaussianBlur(gray, (0, 0), cell / 6)
+    y0, y1 = inside
+    level = float(np.percentile(g[y0:y1, y0:y1], 85))
+    bright = (g > 0.8 * level).astype(np.uint8)
+    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((cell, cell), np.uint8))
+    bright[y0:y1, y0:y1] = 1
+    n, lab = cv2.connectedComponents(bright)
+    mid = (y0 + y1) // 2
+    mask = lab == lab[mid, mid]
+    return cv2.erode(mask.astype(np.uint8), np.ones((cell // 3, cell // 3), np.uint8)) > 0
+
+
+def glyph_crops(dark: np.ndarray, min_h: float, max_h: float, keep: np.ndarray | None = None,
+                limit: int = MAX_GLYPHS, t: float | None = None) -> list[np.ndarray]:
+    """The dark blobs of a darkness map whose larger side is `min_h`..`max_h` px, each masked to itself.
+
+    `keep` (bool, same shape) says where a blob may lie (its centre). Long thin strokes (lines, frames) and
+    blobs that fill their box (filled squares) are no glyphs and are left out here already.
+    """
+    t = ink_threshold(dark, keep) if t is None else t
+    on = (dark > t).astype(np.uint8)
+    n, lab, stats, cents = cv2.connectedComponentsWithStats(on, connectivity=8)
+    out: list[tuple[float, np.ndarray]] = []
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        big = max(w, h)
+        if big < min_h or big > max_h or min(w, h) < 0.12 * big and big > 0.6 * max_h:
+            continue
+        if area < 6 or area > 0.85 * w * h or min(w, h) < MIN_SIDE_PX:
+            continue
+        cx, cy = cents[i]
+        if keep is not None and not keep[int(cy), int(cx)]:
+            continue
+        crop = dark[y : y + h, x : x + w] * (lab[y : y + h, x : x + w] == i)
+        out.append((float(area), crop.astype(np.float32)))
+    out.sort(key=lambda t: -t[0])
+    return [c for _, c in out[:limit]]
+
+
+@lru_cache(maxsize=1)
+def _model(path: str = str(MODEL_PATH)) -> tuple[np.ndarray, ...] | None:
+    p = Path(path)
+    if not p.exists():
+        return None
+    with np.load(p, allow_pickle=False) as z:
+        return tuple(z[k].astype(np.float32) for k in ("mean", "scale", "w0", "b0", "w1", "b1"))
+
+
+def available() -> bool:
+    return _model() is not None
+
+
+def glyph_probabilities(descriptors: np.ndarray) -> np.ndarray | None:
+    """(n, 5) probabilities: upright, one/two/three quarter turns (np.rot90 of the upright glyph), no glyph."""
+    m = _model()
+    if m is None or len(descriptors) == 0:
+        return None
+    mean, scale, w0, b0, w1, b1 = m  # one hidden layer of rectified units (scikit-learn's MLPClassifier)
+    z = np.maximum(((descriptors - mean) / scale) @ w0 + b0, 0.0) @ w1 + b1
+    z -= z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def text_frame(image: np.ndarray, H: np.ndarray, cell: int = TEXT_CELL, pad: int = TEXT_PAD) -> np.ndarray:
+    """The grid and `pad` cells around it, straightened in lattice order, grey, `cell` px per cell."""
+    T = np.array([[1 / cell, 0, -pad], [0, 1 / cell, -pad], [0, 0, 1]])
+    size = (GRID_SIZE + 2 * pad) * cell
+    g = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    return cv2.warpPerspective(g, H @ T, (size, size), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def votes_from_crops(crops: list[np.ndarray]) -> TextVotes:
+    """Sum of the glyphs' floored log-probabilities for each of the four turns of the frame they were cut from.
+
+    A crop c that the model calls "turned by j" (c = rot90(upright, j)) is upright after k = -j quarter turns.
+    """
+    if not crops:
+        return TextVotes(np.zeros(4), 0)
+    p = glyph_probabilities(np.stack([glyph_descriptor(c) for c in crops]))
+    if p is None:
+        return TextVotes(np.zeros(4), 0)
+    glyphness = 1.0 - p[:, 4]
+    turn = p[:, :4] / np.maximum(p[:, :4].sum(axis=1, keepdims=True), 1e-9)
+    logs = np.maximum(np.log(turn + 1e-9), VOTE_FLOOR) * glyphness[:, None]
+    by_k = np.array([logs[:, (-k) % 4].sum() for k in range(4)])
+    return TextVotes(by_k - by_k.max(), int((glyphness > 0.5).sum()))
+
+
+def text_votes(frame: np.ndarray, cell: int = TEXT_CELL, pad: int = TEXT_PAD) -> TextVotes:
+    """The text around a lattice, in its `text_frame`, voting on the lattice's four turns."""
+    dark = darkness(frame)
+    g0, g1 = int((pad - 0.12) * cell), int((pad + GRID_SIZE + 0.12) * cell)
+    keep = paper_mask(frame, (pad * cell, (pad + GRID_SIZE) * cell), cell)
+    keep[g0:g1, g0:g1] = False  # the cells and the grid lines: the player's drawing, not text
+    edge = max(2, cell // 8)
+    keep[:edge], keep[-edge:], keep[:, :edge], keep[:, -edge:] = False, False, False, False
+    return votes_from_crops(glyph_crops(dark, MIN_H * cell, MAX_H * cell, keep))
+
+
+def peak_direction(patch: np.ndarray) -> float:
+    """-1..1: how much a cell's structure widens downwards (a mountain's peak on top) rather than upwards.
+
+    Gradient magnitude, not darkness, so that light peaks on a dark square (the game's pad) count as well as
+    dark triangles on paper; the row-wise spread of the structure is correlated with the row.
+    """
+    p = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), 1.0)
+    gy, gx = np.gradient(p)
+    mag = np.hypot(gx, gy)
+    h, w = mag.shape
+    m = max(1, int(0.14 * h))
+    mag = mag[m : h - m, m : w - m]
+    if mag.size == 0 or float(mag.max()) <= 1e-3:
+        return 0.0
+    mag = np.where(mag > np.percentile(mag, 70), mag, 0.0)
+    xs = np.arange(mag.shape[1], dtype=np.float64)
+    rows = mag.sum(axis=1)
+    ok = rows > 1e-6 * max(float(rows.max()), 1e-9)
+    if ok.sum() < 4:
+        return 0.0
+    mean_x = (mag @ xs)[ok] / rows[ok]
+    spread = np.sqrt(np.maximum((mag @ xs**2)[ok] / rows[ok] - mean_x**2, 0.0))
+    ys = np.arange(mag.shape[0], dtype=np.float64)[ok]
+    wgt = rows[ok]
+    yc, sc = ys - np.average(ys, weights=wgt), spread - np.average(spread, weights=wgt)
+    den = np.sqrt(np.average(yc**2, weights=wgt) * np.average(sc**2, weights=wgt))
+    return float(np.average(yc * sc, weights=wgt) / den) if den > 1e-9 else 0.0
+
+
+def peak_cue(frame: np.ndarray, cells: list[tuple[int, int]], k: int, cell: int = TEXT_CELL,
+             pad: int = TEXT_PAD) -> float:
+    """Mean `peak_direction` of the mountain cells (lattice row, column) of a text frame turned by k (np.rot90)."""
+    vals = []
+    for i, j in cells:
+        y, x = (i + pad) * cell, (j + pad) * cell
+        vals.append(peak_direction(np.rot90(frame[y : y + cell, x : x + cell], k)))
+    return float(np.mean(vals)) if vals else 0.0
