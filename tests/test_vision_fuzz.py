@@ -48,3 +48,26 @@ def test_fuzzed_photos_raise_only_photo_errors(bases):
         n += 1
     assert n >= 12, f"only {n} fuzz cases ran in {BUDGET_S:.0f} s"
     assert len(outcomes) >= 3, outcomes  # the fuzzing reaches several stages, not one early refusal
+
+
+def test_odd_formats_garbage_and_damaged_files_raise_only_photo_errors():
+    """The non-photo half of `bench/bench_fuzz.py` (odd formats and bit depths, garbage, tiny and lying sizes,
+    truncated and damaged files), seeded per case; with two base photos here instead of the bench's seven, so
+    case N here is not the bench's case N."""
+    from bench import bench_fuzz
+
+    bench_fuzz._init(2)
+    t0 = time.perf_counter()
+    outcomes: dict[str, int] = {}
+    case = 0
+    ran = 0
+    while ran < 40 and time.perf_counter() - t0 < BUDGET_S:
+        case += 1
+        if bench_fuzz.fuzz_case(bench_fuzz.SEED, case)[2] == "photo":
+            continue
+        _, kind, outcome, detail, _ = bench_fuzz.run_case((bench_fuzz.SEED, case, 60.0))
+        assert outcome not in ("crash", "slow"), f"case {case} ({kind}): {detail}"
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        ran += 1
+    assert ran >= 10, f"only {ran} cases in {BUDGET_S:.0f} s"
+    assert {"not_an_image", "corrupt_image"} & set(outcomes), outcomes

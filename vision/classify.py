@@ -208,19 +208,27 @@ def colour_groups(examples: list[Example]) -> list[int]:
 
 
 def cell_features(lab: np.ndarray, ink: np.ndarray, box: tuple[float, float, float], examples: list[Example],
-                  is_ruins: bool, want_shape: bool, origin: tuple[int, int] = (0, 0)) -> CellFeatures:
+                  is_ruins: bool, want_shape: bool, origin: tuple[int, int] = (0, 0),
+                  dirs: np.ndarray | None = None) -> CellFeatures:
+    """`dirs`: the examples' directions stacked (computed here when not given; a pass over all cells gives it)."""
     ink_c = crop(ink, box, COLOUR_MARGIN, origin)
-    keep = ruins_mask(ink_c.shape, COLOUR_MARGIN) if is_ruins else np.ones(ink_c.shape, bool)
-    on = (ink_c > INK_T) & keep
-    coverage = float(on.sum() / max(keep.sum(), 1))
+    if is_ruins:
+        keep = ruins_mask(ink_c.shape, COLOUR_MARGIN)
+        on = (ink_c > INK_T) & keep
+        coverage = float(on.sum() / max(keep.sum(), 1))
+    else:
+        on = ink_c > INK_T
+        coverage = np.count_nonzero(on) / max(ink_c.size, 1)
     votes = np.zeros(len(examples), np.float32)
     mean_cos = 0.0
     ink_mean = 0.0
     colour, chroma = None, 0.0
     if on.any():
-        raw = colour_vectors(crop(lab, box, COLOUR_MARGIN, origin))[on]  # once: the votes and the median both use it
+        raw = crop(lab, box, COLOUR_MARGIN, origin)[on]  # once: the votes and the median both use it
+        raw[:, 0] = (raw[:, 0] - 100.0) * L_WEIGHT  # `colour_vectors` of the inked pixels
         vec = _unit(raw)
-        dirs = np.stack([e.direction for e in examples])
+        if dirs is None:
+            dirs = np.stack([e.direction for e in examples])
         cos = vec @ dirs.T
         best = cos.argmax(axis=1)
         w = ink_c[on]
@@ -340,6 +348,7 @@ def _classify_pass(lab, ink, boxes, side, examples, thr, origin=(0, 0)):
 
     printed = printed_cells(side)
     ruins = ruins_cells(side)
+    dirs = np.stack([e.direction for e in examples])
     grid = [["empty"] * GRID_SIZE for _ in range(GRID_SIZE)]
     conf = np.ones((GRID_SIZE, GRID_SIZE), np.float32)
     feats: dict[tuple[int, int], CellFeatures] = {}
@@ -349,7 +358,7 @@ def _classify_pass(lab, ink, boxes, side, examples, thr, origin=(0, 0)):
             if (r, c) in printed:
                 grid[r][c] = printed[(r, c)]
                 continue
-            f = cell_features(lab, ink, boxes[(r, c)], examples, (r, c) in ruins, shape_needed, origin)
+            f = cell_features(lab, ink, boxes[(r, c)], examples, (r, c) in ruins, shape_needed, origin, dirs)
             feats[(r, c)] = f
             p_fill = _sigmoid((f.coverage - thr) / (0.25 * thr))
             if p_fill < 0.5:

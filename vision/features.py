@@ -332,11 +332,15 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
         ink_c = crop(p.ink, box, COLOUR_MARGIN, p.origin)
         if ink_c.size == 0:
             continue
-        keep = ruins_mask(ink_c.shape, COLOUR_MARGIN) if masked else np.ones(ink_c.shape, bool)
-        vals = ink_c[keep]
-        mass[k] = float(vals.mean())
-        on = (ink_c > INK_T) & keep
-        cov[k] = float(on.mean()) if masked else float(on.sum() / max(keep.sum(), 1))
+        if masked:
+            keep = ruins_mask(ink_c.shape, COLOUR_MARGIN)
+            mass[k] = float(ink_c[keep].mean())
+            on = (ink_c > INK_T) & keep
+            cov[k] = float(on.mean())
+        else:  # the same numbers as through an all-true mask: the crop's pixels in row order
+            mass[k] = float(ink_c.ravel().mean())
+            on = ink_c > INK_T
+            cov[k] = np.count_nonzero(on) / ink_c.size
         if on.any():
             lab_c = crop(p.lab, box, COLOUR_MARGIN, p.origin)[on]
             ch = crop(p.chroma, box, COLOUR_MARGIN, p.origin)[on]
