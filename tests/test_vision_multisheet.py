@@ -199,3 +199,12 @@ def test_web_table_photo_route_keeps_each_sheet_for_its_review(app, client, tabl
     none = client.post(f"/t/{code}/photo/sheets", data={}, headers={"X-CSRF-Token": token,
                                                                     "Accept": "application/json"})
     assert none.status_code == 400
+
+
+def test_a_sheet_filling_the_photo_leaves_no_room_for_another():
+    from vision.multisheet import _room_for_another
+
+    big = np.array([[100, 50], [900, 80], [880, 1150], [120, 1180]], np.float64)
+    assert not _room_for_another([(big, "markers")], (1200, 1000))
+    small = grown(big, -0.3)
+    assert _room_for_another([(small, "markers")], (1200, 1000))

@@ -302,21 +302,49 @@ def find_sheets(image: np.ndarray, side: str | None = None, max_sheets: int = MA
         found.append((page_outline(g.homography, g.side), "markers"))
     found = found[:max_sheets]
     h, w = image.shape[:2]
+    if found and not _room_for_another(found, (h, w)):
+        return found  # one sheet fills the photo (the common photo of one sheet): nothing else to look for
     painted = paint_over(image, [grown(q, MARGIN) for q, _ in found]) if found else image
     regions = [r for r in paper_regions(painted)
                if not any(cv2.pointPolygonTest(q.astype(np.float32), tuple(float(v) for v in r.mean(axis=0)), False)
                           >= 0 for q, _ in found)]
-    for region in [*regions, None]:  # each paper blob (twice: two sheets may touch), then the whole photo
-        for _ in range(2 if region is not None else max_sheets):
+    # The whole photo is searched only when no paper blob shows at all (a white cloth, a pale table): where
+    # blobs show, every sheet is one of them, and a search of the whole photo costs seconds.
+    blind = not regions and not paper_regions(image)
+    for region in [*regions, *([None] if blind else [])]:
+        tries = max_sheets if region is None else 2  # a blob twice: two sheets may touch
+        for _ in range(tries):
             if len(found) >= max_sheets:
                 break
             quad = _lattice_sheet(image, region, [q for q, _ in found], side)
             if quad is None:
                 break
             found.append((quad, "lattice"))
-    cell = max(1.0, min(h, w) / 8)
-    found.sort(key=lambda f: (round(float(f[0].mean(axis=0)[1]) / cell), float(f[0].mean(axis=0)[0])))
-    return found
+            if not _room_for_another(found, (h, w)):
+                return _ordered(found, (h, w))
+            if region is not None and cv2.contourArea(region.astype(np.float32)) < 1.6 * cv2.contourArea(
+                    quad.astype(np.float32)):
+                break  # the blob is one page large: no second sheet in it
+
+    return _ordered(found, (h, w))
+
+
+def _ordered(found: list[tuple[np.ndarray, str]], shape: tuple[int, int]) -> list[tuple[np.ndarray, str]]:
+    """Top to bottom in bands of an eighth of the photo, then left to right."""
+    band = max(1.0, min(shape) / 8)
+    return sorted(found, key=lambda f: (round(float(f[0].mean(axis=0)[1]) / band), float(f[0].mean(axis=0)[0])))
+
+
+def _room_for_another(found: list[tuple[np.ndarray, str]], shape: tuple[int, int]) -> bool:
+    """Whether the photo outside the sheets found has room for one more page of their size."""
+    h, w = shape
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    inside = []
+    for q, _ in found:
+        area, _ = cv2.intersectConvexConvex(frame, q.astype(np.float32))
+        inside.append(float(area))
+    page = max(cv2.contourArea(q.astype(np.float32)) for q, _ in found)
+    return h * w - sum(inside) > 0.8 * page
 
 
 # --------------------------------------------------------------------------- reading
