@@ -193,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.bench_vision2", description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", choices=["dev", "heldout"], default="dev")
     ap.add_argument("--n", type=int, default=20, help="photos per kind x difficulty")
+    ap.add_argument("--start", type=int, default=0, help="first seed within the split (fresh dev photos)")
     ap.add_argument("--kinds", nargs="+", default=None, choices=KINDS)
     ap.add_argument("--difficulties", nargs="+", default=list(DIFFICULTIES), choices=DIFFICULTIES)
     ap.add_argument("--styles", nargs="+", default=list(STYLES), choices=STYLES)
@@ -207,8 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     if "padscan" in kinds and not sheets.scans_available():
         print(f"padscan skipped: no pad scans in {sheets.scan_dir()} (set MAPSMITH_PAD_SCANS)", file=sys.stderr)
         kinds.remove("padscan")
-    base = 0 if args.split == "dev" else HELDOUT_START
-    jobs = [(k, style_for(args.styles, k, d, i), d, base + i)
+    base = (0 if args.split == "dev" else HELDOUT_START) + args.start
+    jobs = [(k, style_for(args.styles, k, d, args.start + i), d, base + i)
             for k in kinds for d in args.difficulties for i in range(args.n)]
     cmd = shlex.split(args.cmd)
     with tempfile.TemporaryDirectory(prefix="bench_vision2_") as tmp:

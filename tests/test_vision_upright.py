@@ -102,3 +102,22 @@ def test_glyph_descriptor_has_a_fixed_length_for_any_crop():
     for h, w in ((5, 40), (40, 5), (17, 23), (1, 1)):
         d = upright.glyph_descriptor(rng.random((h, w)).astype(np.float32))
         assert d.shape == (upright.GLYPH_DIM,) and np.isfinite(d).all()
+
+
+def test_batched_descriptor_hog_equals_the_single_one():
+    from vision.features import hog_cells
+
+    rng = np.random.default_rng(1)
+    crops = [rng.random((int(rng.integers(5, 40)), int(rng.integers(5, 40)))).astype(np.float32) for _ in range(12)]
+    batch = upright.glyph_descriptors(crops)
+    for c, b in zip(crops, batch, strict=True):
+        h = hog_cells(upright._square(c))
+        h = h / max(float(np.linalg.norm(h)), 1e-6)
+        assert np.allclose(b[: len(h)], h, atol=1e-5)
+
+
+def test_peak_direction_sees_which_way_a_mountain_points():
+    patch = np.full((48, 48), 230, np.uint8)
+    cv2.fillPoly(patch, [np.array([[8, 40], [24, 8], [40, 40]])], 60)
+    assert upright.peak_direction(patch) > 0.3
+    assert upright.peak_direction(np.ascontiguousarray(patch[::-1])) < -0.3

@@ -20,7 +20,6 @@ import cv2
 import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
-from vision.features import hog_cells
 
 MODEL_PATH = Path(__file__).with_name("data") / "glyphs.npz"
 GLYPH_SIZE = 36  # the descriptor's square, pixels
@@ -50,25 +49,60 @@ def darkness(gray: np.ndarray) -> np.ndarray:
     g = gray.astype(np.float32)
     k = max(3, int(min(g.shape) / 40) | 1)
     paper = cv2.morphologyEx(g, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    paper = cv2.GaussianBlur(paper, (0, 0), k)
+    f = 4 if min(g.shape) >= 64 else 1  # the paper is smooth: blur it at a quarter of the size
+    small = cv2.resize(paper, None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA) if f > 1 else paper
+    small = cv2.GaussianBlur(small, (0, 0), k / f)
+    paper = cv2.resize(small, (g.shape[1], g.shape[0]), interpolation=cv2.INTER_LINEAR) if f > 1 else small
     return np.clip(1.0 - g / np.maximum(paper, 1.0), 0.0, 1.0)
 
 
-def glyph_descriptor(crop: np.ndarray) -> np.ndarray:
-    """HOG + coarse density of a glyph crop centred in a square (its aspect kept), plus its log aspect and fill."""
+def _square(crop: np.ndarray) -> np.ndarray:
     h, w = crop.shape
     side = max(h, w) + 2
     sq = np.zeros((side, side), np.float32)
     y0, x0 = (side - h) // 2, (side - w) // 2
     sq[y0 : y0 + h, x0 : x0 + w] = crop
-    a = cv2.resize(sq, (GLYPH_SIZE, GLYPH_SIZE), interpolation=cv2.INTER_AREA)
-    a = cv2.GaussianBlur(a, (0, 0), 0.7)
-    hg = hog_cells(a)
-    dens = cv2.resize(a, (8, 8), interpolation=cv2.INTER_AREA).ravel()
-    hg = hg / max(float(np.linalg.norm(hg)), 1e-6)
-    dens = dens / max(float(np.linalg.norm(dens)), 1e-6)
-    extra = np.array([np.log(max(h, 1) / max(w, 1)), float((crop > 0.3).mean())], np.float32)
-    return np.concatenate([hg, dens, extra]).astype(np.float32)
+    return cv2.GaussianBlur(cv2.resize(sq, (GLYPH_SIZE, GLYPH_SIZE), interpolation=cv2.INTER_AREA), (0, 0), 0.7)
+
+
+def _hog_batch(a: np.ndarray) -> np.ndarray:
+    """`vision.features.hog_cells` of each of n equal squares (n, S, S) at once; the same numbers."""
+    n, h, w = a.shape[0], a.shape[1] // 6 * 6, a.shape[2] // 6 * 6
+    g_row = np.zeros(a.shape, np.float64)
+    g_col = np.zeros(a.shape, np.float64)
+    g_row[:, 1:-1, :] = a[:, 2:, :] - a[:, :-2, :]
+    g_col[:, :, 1:-1] = a[:, :, 2:] - a[:, :, :-2]
+    g_row, g_col = g_row[:, :h, :w], g_col[:, :h, :w]
+    mag = np.hypot(g_col, g_row).reshape(n, h // 6, 6, w // 6, 6)
+    ori = (np.rad2deg(np.arctan2(g_row, g_col)) % 180).reshape(n, h // 6, 6, w // 6, 6)
+    step = 180.0 / 9
+    hist = np.empty((n, h // 6, w // 6, 9), np.float32)
+    for i in range(9):  # nine bins, not pixels
+        hist[..., i] = (mag * ((ori < step * (i + 1)) & (ori >= step * i))).sum(axis=(2, 4)) / 36
+    eps = 1e-5
+    hist = hist / np.sqrt((hist**2).sum(-1, keepdims=True) + eps**2)
+    hist = np.minimum(hist, 0.2)
+    hist = hist / np.sqrt((hist**2).sum(-1, keepdims=True) + eps**2)
+    return hist.reshape(n, -1)
+
+
+def glyph_descriptor(crop: np.ndarray) -> np.ndarray:
+    """HOG + coarse density of a glyph crop centred in a square (its aspect kept), plus its log aspect and fill."""
+    return glyph_descriptors([crop])[0]
+
+
+def glyph_descriptors(crops: list[np.ndarray]) -> np.ndarray:
+    """`glyph_descriptor` of many crops at once (the HOG of all their squares in one pass)."""
+    if not crops:
+        return np.zeros((0, GLYPH_DIM), np.float32)
+    sq = np.stack([_square(c) for c in crops])
+    hg = _hog_batch(sq)
+    hg = hg / np.maximum(np.linalg.norm(hg, axis=1, keepdims=True), 1e-6)
+    dens = np.stack([cv2.resize(a, (8, 8), interpolation=cv2.INTER_AREA).ravel() for a in sq])
+    dens = dens / np.maximum(np.linalg.norm(dens, axis=1, keepdims=True), 1e-6)
+    extra = np.array([[np.log(max(c.shape[0], 1) / max(c.shape[1], 1)), float((c > 0.3).mean())] for c in crops],
+                     np.float32)
+    return np.concatenate([hg, dens, extra], axis=1).astype(np.float32)
 
 
 def ink_threshold(dark: np.ndarray, where: np.ndarray | None = None) -> float:
@@ -162,7 +196,7 @@ def votes_from_crops(crops: list[np.ndarray]) -> TextVotes:
     """
     if not crops:
         return TextVotes(np.zeros(4), 0)
-    p = glyph_probabilities(np.stack([glyph_descriptor(c) for c in crops]))
+    p = glyph_probabilities(glyph_descriptors(crops))
     if p is None:
         return TextVotes(np.zeros(4), 0)
     glyphness = 1.0 - p[:, 4]
