@@ -22,3 +22,76 @@ def test_heroes_sides_read_back_exactly(side, style, seed):
     truth, read = Board.from_words(side, p.grid), Board.from_words(r.side, r.grid)
     for card in CARD_SETS["heroes"].scoring:
         assert score_card(card.id, read) == score_card(card.id, truth)
+
+
+# --------------------------------------------------------------------------- the marks stage on arrays
+
+cv2 = pytest.importorskip("cv2")
+marks = pytest.importorskip("vision.marks")
+np = pytest.importorskip("numpy")
+
+CELL = 57  # a canonical cell (vision.geometry: 38 pt × 1.5)
+
+
+def _cell(fill: float = 0.0) -> np.ndarray:
+    return np.full((CELL, CELL), fill, np.float32)
+
+
+def _line(a, p, q, dark=0.7, width=5):
+    cv2.line(a, (int(p[0] * CELL), int(p[1] * CELL)), (int(q[0] * CELL), int(q[1] * CELL)), float(dark), width,
+             cv2.LINE_AA)
+    return a
+
+
+def _x(a, inset=0.08, dark=0.7, width=5):
+    _line(a, (inset, inset), (1 - inset, 1 - inset), dark, width)
+    return _line(a, (1 - inset, inset), (inset, 1 - inset), dark, width)
+
+
+def test_a_bold_x_is_a_cross_blank_cells_and_single_strokes_are_not():
+    assert marks.cross_probability(marks.cross_strength(_x(_cell()))) > 0.95
+    assert marks.cross_probability(marks.cross_strength(_cell())) < 0.05
+    one = _line(_cell(), (0.08, 0.08), (0.92, 0.92))
+    assert marks.cross_probability(marks.cross_strength(one)) < 0.05
+    # a quick X, far from 45° and off-centre, still counts
+    sloppy = _line(_line(_cell(), (0.05, 0.3), (0.95, 0.75)), (0.9, 0.1), (0.15, 0.92))
+    assert marks.cross_probability(marks.cross_strength(sloppy)) > 0.9
+
+
+def test_an_x_over_a_fill_counts_and_the_fill_alone_does_not():
+    filled = _cell(0.45)  # a marker fill: everything dark, the X darker still
+    assert marks.cross_probability(marks.cross_strength(filled)) < 0.05
+    assert marks.cross_probability(marks.cross_strength(_x(filled.copy(), dark=0.9))) > 0.9
+
+
+def test_hatching_and_a_monster_drawn_as_a_small_cross_are_not_destroyed_marks():
+    hatch = _cell()
+    for k in range(-CELL, CELL, 6):  # colour-pencil hatching at 45°: one direction only
+        cv2.line(hatch, (k, CELL), (k + CELL, 0), 0.5, 2)
+    assert marks.cross_probability(marks.cross_strength(hatch)) < 0.05
+    cross_hatch = hatch.copy()
+    for k in range(0, 2 * CELL, 6):  # hatched both ways: a texture, not two strokes
+        cv2.line(cross_hatch, (k - CELL, 0), (k, CELL), 0.5, 2)
+    assert marks.cross_probability(marks.cross_strength(cross_hatch)) < 0.3
+    small = _x(_cell(), inset=0.25)  # a monster symbol: an X about half the cell
+    assert marks.cross_probability(marks.cross_strength(small)) < 0.1
+
+
+def test_decide_prefers_an_x_doubts_the_unclear_and_refuses_a_crowd_of_heroes():
+    cells = [(r, c) for r in range(11) for c in range(11)]
+    pc, ph = np.zeros((11, 11)), np.zeros((11, 11))
+    pc[0, 0], ph[0, 0] = 0.97, 0.8  # crossed-out hero? the X wins: destroyed
+    ph[1, 1] = 0.9
+    pc[2, 2] = 0.4  # unclear: no mark, but doubted
+    m = marks.decide(pc, ph, cells)
+    assert m.kind[0][0] == "destroyed" and m.kind[1][1] == "hero" and m.kind[2][2] == ""
+    assert m.confidence[2, 2] < 0.7 and m.confidence[5, 5] == 1.0
+    grid = [["forest"] * 11 for _ in range(11)]
+    conf = np.full((11, 11), 0.95)
+    assert marks.apply_marks(grid, conf, m) == 2
+    assert grid[0][0] == "destroyed" and grid[1][1] == "hero" and grid[2][2] == "forest"
+    assert conf[2, 2] < 0.7 and conf[5, 5] == 0.95
+    ph[3:5, 0:3] = 0.9  # seven hero-like cells: a terrain symbol that looks like a hero, not seven heroes
+    crowd = marks.decide(pc, ph, cells)
+    assert all(crowd.kind[r][c] != "hero" for r, c in cells)
+    assert all(crowd.confidence[r, c] < 0.7 for r in (1, 3, 4) for c in range(3) if ph[r, c] > 0.5)
