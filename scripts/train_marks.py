@@ -1,6 +1,6 @@
 """Train the hero model shipped as vision/data/marks.npz (run offline).
 
-    python scripts/train_marks.py                 # 120 synthetic photos (seeds 0…119), a few minutes
+    python scripts/train_marks.py                 # 160 synthetic photos (seeds 0…159), about 10 minutes
     python scripts/train_marks.py --n 20 --out /tmp/marks.npz
 
 Samples are the markable cells of synthetic photos with Heroes marks (`bench.bench_marks.photo`, seeds from 0:
@@ -39,7 +39,7 @@ def dataset(n: int, first: int) -> tuple[np.ndarray, np.ndarray]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", type=int, default=120, help="training photos")
+    ap.add_argument("--n", type=int, default=160, help="training photos")
     ap.add_argument("--out", default=str(MODEL_PATH))
     args = ap.parse_args(argv)
     from sklearn.linear_model import LogisticRegression

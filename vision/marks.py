@@ -35,7 +35,8 @@ from vision.light import grid_paper, whiten
 MODEL_PATH = Path(__file__).with_name("data") / "marks.npz"
 N = 48  # cells are resampled to N×N for the cross search
 CROSS_MARGIN = 0.04  # skip the grid line itself
-CROSS_T, CROSS_S = 0.085, 0.01  # P(cross) = sigmoid((strength − T) / S), set on the development seeds
+CROSS_T, CROSS_S = 0.075, 0.01  # P(cross) = sigmoid((strength − T) / S), set on the development seeds
+SHEET_FACTOR, SHEET_MARGIN = 2.2, 0.03  # a sheet's bar: 2.2 × its 75th-percentile cell + 0.03
 TOPHAT = 9  # px of N: wider than a bold stroke
 CONTINUOUS = 0.15  # a stroke must be dark along all but this share of the cell's diagonal
 HERO_DOUBT = 0.25  # a cell with P(hero) or P(cross) above this (but below ½) is doubted
@@ -94,8 +95,15 @@ def cross_strength(dark: np.ndarray) -> float:
     return min(out)
 
 
-def cross_probability(strength: np.ndarray | float) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-(np.asarray(strength, np.float64) - CROSS_T) / CROSS_S))
+def cross_threshold(strengths) -> float:
+    """The sheet's own bar for an X: dense hatching that blurs into a tone lifts every cell of a sheet a little,
+    so an X must also stand well above the sheet's typical cell (most cells of any map are not destroyed)."""
+    s = np.asarray(list(strengths), np.float64)
+    return max(CROSS_T, SHEET_FACTOR * float(np.percentile(s, 75)) + SHEET_MARGIN) if s.size >= 20 else CROSS_T
+
+
+def cross_probability(strength: np.ndarray | float, threshold: float = CROSS_T) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-(np.asarray(strength, np.float64) - threshold) / CROSS_S))
 
 
 @lru_cache(maxsize=1)
@@ -107,18 +115,22 @@ def _model(path: str = str(MODEL_PATH)) -> tuple[np.ndarray, float] | None:
         return z["coef"].astype(np.float32).ravel(), float(z["intercept"].ravel()[0])
 
 
-def hero_features(ink: np.ndarray) -> np.ndarray:
-    """The hero model's input for one cell: the ink shape descriptor plus how much of the cell is inked."""
+def hero_features(ink: np.ndarray, stroke: np.ndarray | None = None) -> np.ndarray:
+    """The hero model's input for one cell: the shapes of all its ink and of its dark strokes (as
+    `vision.features` describes symbols), plus how much of the cell is inked."""
     a = np.asarray(ink, np.float32)
-    inner = a[a.shape[0] // 8 : -(a.shape[0] // 8) or None, a.shape[1] // 8 : -(a.shape[1] // 8) or None]
+    b = np.zeros_like(a) if stroke is None else np.asarray(stroke, np.float32)
+    h, w = a.shape[0] // 8, a.shape[1] // 8
+    inner = a[h : a.shape[0] - h, w : a.shape[1] - w]
     cov = float((inner > 0.22).mean()) if inner.size else 0.0
-    return np.concatenate([shape_descriptor(a), [cov, cov * cov]]).astype(np.float32)
+    dark = float((b > 0.3).mean()) if b.size else 0.0
+    return np.concatenate([shape_descriptor(a), shape_descriptor(b, 0.3), [cov, cov * cov, dark]]).astype(np.float32)
 
 
 def hero_probability(features: np.ndarray) -> np.ndarray | None:
     """(n,) P(hero) for (n, D) `hero_features`; None when no model is shipped."""
     m = _model()
-    if m is None or len(features) == 0:
+    if m is None or len(features) == 0 or features.shape[1] != m[0].shape[0]:  # no model, or one for other features
         return None
     coef, b = m
     z = features.astype(np.float32) @ coef + b
@@ -132,7 +144,7 @@ def cell_measures(norm: np.ndarray, boxes: dict) -> tuple[dict, dict]:
     strength, feats = {}, {}
     for cell, box in boxes.items():
         strength[cell] = cross_strength(crop(dark, box, CROSS_MARGIN))
-        feats[cell] = hero_features(crop(p.ink, box, SHAPE_MARGIN))
+        feats[cell] = hero_features(crop(p.ink, box, SHAPE_MARGIN), crop(p.stroke, box, SHAPE_MARGIN))
     return strength, feats
 
 
@@ -144,8 +156,9 @@ def read_marks(norm: np.ndarray, boxes: dict, predrawn=frozenset(), grid_size: i
     cells = list(boxes)
     p_cross = np.zeros((grid_size, grid_size))
     p_hero = np.zeros((grid_size, grid_size))
+    bar = cross_threshold(strength.values())
     for cell in cells:
-        p_cross[cell] = float(cross_probability(strength[cell]))
+        p_cross[cell] = float(cross_probability(strength[cell], bar))
     ph = hero_probability(np.stack([feats[c] for c in cells])) if cells else None
     if ph is not None:
         for cell, v in zip(cells, ph, strict=True):
