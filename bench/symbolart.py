@@ -124,6 +124,52 @@ def horned(rng) -> Strokes:
     return out
 
 
+def star(rng) -> Strokes:
+    """A five-pointed star outline (the hero of Cartographers Heroes, as many players draw it)."""
+    k = np.arange(11)
+    r = np.where(k % 2 == 0, 0.42, 0.42 * rng.uniform(0.38, 0.5))
+    th = -np.pi / 2 + k * np.pi / 5
+    return [(np.c_[0.5 + r * np.cos(th), 0.53 + r * np.sin(th)], False)]
+
+
+def shield(rng) -> Strokes:
+    """A heater shield outline, sometimes with a band or a cross on it."""
+    t = np.linspace(0, 1, 12)
+    left = np.c_[0.22 + 0.28 * t**1.6, 0.5 + 0.4 * t]
+    right = np.c_[0.78 - 0.28 * t**1.6, 0.5 + 0.4 * t]
+    outline = np.vstack([[[0.22, 0.12], [0.78, 0.12]], right, left[::-1], [[0.22, 0.12]]])
+    out: Strokes = [(outline, False)]
+    if rng.random() < 0.5:
+        out.append((np.array([[0.5, 0.14], [0.5, 0.86]]), False))
+        out.append((np.array([[0.24, 0.4], [0.76, 0.4]]), False))
+    return out
+
+
+def shield_star(rng) -> Strokes:
+    """The app's hero chip: a shield with a small star inside."""
+    inner = [((pts - 0.5) * 0.45 + [0.5, 0.45], f) for pts, f in star(rng)]
+    return shield(rng)[:1] + inner
+
+
+def helmet(rng) -> Strokes:
+    """A knight's helmet: a dome, a visor slit and a nose guard."""
+    th = np.linspace(np.pi, 2 * np.pi, 16)
+    dome = np.c_[0.5 + 0.32 * np.cos(th), 0.55 + 0.38 * np.sin(th)]
+    return [(np.vstack([dome, [[0.82, 0.85], [0.18, 0.85], [0.18, 0.55]]]), False),
+            (np.array([[0.24, 0.5], [0.44, 0.5]]), False), (np.array([[0.56, 0.5], [0.76, 0.5]]), False),
+            (np.array([[0.5, 0.4], [0.5, 0.8]]), False)]
+
+
+def big_cross(rng) -> Strokes:
+    """A destroyed space (Cartographers Heroes): a bold X from corner to corner, drawn quickly (ends vary)."""
+    a, b, c, d = (rng.uniform(0.03, 0.14, 2) for _ in range(4))
+    return [(np.array([[a[0], a[1]], [1 - b[0], 1 - b[1]]]), False),
+            (np.array([[1 - c[0], c[1]], [d[0], 1 - d[1]]]), False)]
+
+
+# The hero's own 1×1 (Cartographers Heroes): our choice of what players draw, see bench/README.md "Heroes marks".
+HERO_DESIGNS: tuple[Callable, ...] = (star, shield, shield_star, helmet)
+
 DESIGNS: dict[str, tuple[Callable, ...]] = {
     "forest": (conifer, stacked_conifer, round_tree, two_trees),
     "village": (house, house_door, two_houses),

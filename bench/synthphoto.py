@@ -62,6 +62,7 @@ class SynthPhoto:
     params: dict = field(default_factory=dict)
     cell_centers: np.ndarray | None = None  # 11×11×2 true photo coordinates of the cell centres (curl included)
     design: str = "ours"
+    marks: Marks | None = None  # the Heroes marks drawn (PhotoSpec.marks), with the terrain under each
 
 
 # --------------------------------------------------------------------------- sheet rendering
@@ -423,6 +424,87 @@ def draw_sheet(page: np.ndarray, ppt: float, side: str, grid, coins: int, player
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+# --------------------------------------------------------------------------- Heroes marks
+
+# What a player draws for the Heroes marks (our choice where the facts are silent; bench/README.md "Heroes marks"):
+# the hero's 1×1 is a symbol — star, shield, shield with a star, helmet, or "H" for players who write initials —
+# in pencil, black pen, ballpoint or the app's teal hero colour; a destroyed space is a bold X from corner to
+# corner in pencil or pen, over an empty space (Troll), a drawn terrain (Gorgon) or a monster (a hero's hit).
+HERO_INKS = (GRAPHITE, (0.12, 0.12, 0.14), BALLPOINT, (0.09, 0.48, 0.47))
+CROSS_INKS = (GRAPHITE, (0.12, 0.12, 0.14), BALLPOINT)
+
+
+@dataclass
+class Marks:
+    """The Heroes marks on one sheet: cell → ("hero" | "destroyed", the terrain drawn under it)."""
+
+    cells: dict[tuple[int, int], tuple[str, str]]
+    hero_ink: tuple[float, float, float]
+    cross_ink: tuple[float, float, float]
+    hero_design: int  # index into bench.symbolart.HERO_DESIGNS (−1 = the letter H)
+
+
+def place_marks(rng, side: str, grid, heroes: tuple[int, int] = (1, 4),
+                destroyed: tuple[int, int] = (2, 8), letters: bool = False) -> Marks:
+    """Choose hero and destroyed cells on a random grid (the grid itself is not changed).
+
+    Heroes go on empty spaces; destroyed spaces are picked from monsters, other drawn terrains and empty
+    spaces (a third each where there are enough), never on printed mountains or wastelands.
+    """
+    from bench.symbolart import HERO_DESIGNS
+
+    free = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if grid[r][c] not in ("mountain", "wasteland")]
+    by_kind: dict[str, list] = {"empty": [], "monster": [], "terrain": []}
+    for r, c in free:
+        t = grid[r][c]
+        by_kind["empty" if t == "empty" else "monster" if t == "monster" else "terrain"].append((r, c))
+    out: dict[tuple[int, int], tuple[str, str]] = {}
+    for _ in range(int(rng.integers(heroes[0], heroes[1] + 1))):
+        pool = [x for x in by_kind["empty"] if x not in out]
+        if pool:
+            out[pool[int(rng.integers(len(pool)))]] = ("hero", "empty")
+    for k in range(int(rng.integers(destroyed[0], destroyed[1] + 1))):
+        kind = ("monster", "terrain", "empty")[k % 3]
+        pool = [x for x in by_kind[kind] if x not in out] or [x for x in free if x not in out]
+        if pool:
+            cell = pool[int(rng.integers(len(pool)))]
+            out[cell] = ("destroyed", grid[cell[0]][cell[1]])
+    design = -1 if letters else int(rng.integers(len(HERO_DESIGNS)))
+    return Marks(out, HERO_INKS[int(rng.integers(len(HERO_INKS)))], CROSS_INKS[int(rng.integers(len(CROSS_INKS)))],
+                 design)
+
+
+def draw_marks(page: np.ndarray, ppt: float, side: str, marks: Marks, rng, opacity: float = 0.9) -> np.ndarray:
+    """Hero symbols and destroyed X marks over the drawn page (RGB uint8); returns a new page."""
+    from bench.symbolart import HERO_DESIGNS, big_cross, letter_strokes, render
+
+    g = sheet_layout(side, "a4").grid
+    trans = np.ones(page.shape, np.float32)
+    size = g.cell_pt * ppt
+    pad = int(size * 0.3)
+    S = int(size) + 2 * pad
+    for (r, c), (kind, _) in sorted(marks.cells.items()):
+        x, y = (g.x_pt + c * g.cell_pt) * ppt, (g.y_pt + r * g.cell_pt) * ppt
+        x0, y0 = int(x) - pad, int(y) - pad
+        ox, oy = x - x0, y - y0
+        if kind == "destroyed":
+            m = render(big_cross(rng), size, ox, oy, S, rng, scale=1.0, slant_deg=float(rng.normal(0, 3)),
+                       width=float(rng.uniform(0.05, 0.1)))
+            _apply_ink(trans, m, marks.cross_ink, opacity * rng.uniform(0.85, 1.05), x0, y0)
+        elif marks.hero_design < 0:
+            lm = letter_strokes("H", int(size * rng.uniform(0.6, 0.9)), rng)
+            m = np.zeros((S, S), np.uint8)
+            o = (np.array([ox, oy]) + (size - lm.shape[0]) / 2 + rng.normal(0, size * 0.04, 2)).astype(int)
+            o = np.clip(o, 0, S - lm.shape[0])
+            m[o[1] : o[1] + lm.shape[0], o[0] : o[0] + lm.shape[1]] = lm
+            _apply_ink(trans, m, marks.hero_ink, opacity, x0, y0)
+        else:
+            m = render(HERO_DESIGNS[marks.hero_design](rng), size, ox, oy, S, rng,
+                       width=float(rng.uniform(0.035, 0.07)))
+            _apply_ink(trans, m, marks.hero_ink, opacity, x0, y0)
+    return np.clip(page.astype(np.float32) * trans, 0, 255).astype(np.uint8)
+
+
 # --------------------------------------------------------------------------- virtual camera
 
 
@@ -591,6 +673,7 @@ class PhotoSpec:
     design: str | None = None  # None = ours (marked) / the old unmarked stand-in; else see bench.sheetdesigns
     empty_p: float = 0.35  # share of empty cells; 0.02 gives a fully filled map
     clip_marker: int = 0  # crop the photo so this many corner markers (1–2) fall outside, the grid inside
+    marks: bool = False  # Cartographers Heroes: hero symbols and destroyed X marks (see `place_marks`)
 
 
 def make_photo(seed: int, spec: PhotoSpec = PhotoSpec()) -> SynthPhoto:  # noqa: B008
@@ -620,7 +703,16 @@ def make_photo(seed: int, spec: PhotoSpec = PhotoSpec()) -> SynthPhoto:  # noqa:
     grid = random_grid(rng, side, spec.empty_p)
     coins = int(rng.integers(0, COIN_TRACK_LENGTH + 1))
     player = random_player(rng, style)
+    marks = None
+    if spec.marks:  # its own random stream: the rest of the photo is the one the same seed gives without marks
+        mrng = np.random.default_rng(seed + 1_000_003)
+        marks = place_marks(mrng, side, grid, letters=style == "letters")
     drawn = draw_sheet(page, ppt, side, grid, coins, player, rng, legend=spec.legend and marked)
+    if marks is not None:
+        drawn = draw_marks(drawn, ppt, side, marks, mrng, player.opacity if style != "pencil" else 0.9)
+        grid = [row[:] for row in grid]
+        for (r, c), (kind, _) in marks.cells.items():
+            grid[r][c] = kind
     info: dict = {}
     photo, Hm = photograph(drawn, rng, mp, spec.tilt_deg, spec.curl, spec.fill, spec.quality, spec.blur, spec.dark,
                            spec.glare, info)
@@ -637,7 +729,7 @@ def make_photo(seed: int, spec: PhotoSpec = PhotoSpec()) -> SynthPhoto:  # noqa:
     return SynthPhoto(buf.tobytes(), side, grid, coins, sheet_id if marked else None, style, marked,
                       (photo.shape[1], photo.shape[0]), corners,
                       {"megapixels": mp, "quality": q, "ppt": ppt, "clipped": clipped},
-                      centres, spec.design or ("ours" if marked else "unmarked"))
+                      centres, spec.design or ("ours" if marked else "unmarked"), marks)
 
 
 def _clip_markers(photo, centres, Hm, lay, ppt, n: int, rng):

@@ -52,7 +52,7 @@ def _fail(exc: Exception, as_json: bool) -> int:
 
 
 LETTERS = {"empty": ".", "forest": "F", "village": "V", "farm": "A", "water": "W", "monster": "M",
-           "mountain": "^", "wasteland": "x"}
+           "mountain": "^", "wasteland": "x", "hero": "H", "destroyed": "X"}
 GRID_KEY = "key: " + ", ".join(f"{letter} {word}" for word, letter in LETTERS.items()) + "; ? = doubtful, check it"
 
 

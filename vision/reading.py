@@ -18,11 +18,12 @@ from vision.cells import GroupInfo, read_cells
 from vision.classify import ink_strength
 from vision.coins import read_coin_track, read_coins
 from vision.errors import PhotoError
-from vision.geometry import Canon, canon_for
+from vision.geometry import Canon, canon_for, printed_cells
 from vision.gridfit import cell_offsets, centres_in_photo, fit_grid, warp_from_centres
 from vision.light import normalise_light, paper_level
 from vision.load import load_photo
 from vision.locate import SheetLocation, locate_by_markers
+from vision.marks import apply_marks, read_marks
 from vision.messages import Note
 from vision.orient import locate_by_lattice, reorient
 from vision.rectify import rectify, rectify_patch
@@ -38,9 +39,11 @@ OVERLAY_COLOURS = {  # BGR
     "monster": (150, 40, 130),
     "mountain": (60, 60, 90),
     "wasteland": (150, 150, 150),
+    "hero": (120, 122, 22),
+    "destroyed": (59, 59, 59),
 }
 LETTERS = {"empty": "", "forest": "F", "village": "V", "farm": "A", "water": "W", "monster": "M",
-           "mountain": "", "wasteland": ""}
+           "mountain": "", "wasteland": "", "hero": "H", "destroyed": "X"}
 
 
 @dataclass
@@ -316,6 +319,11 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
                                                                                       loc.cell_centres)
     offsets = cell_offsets(warp)
     cls = read_cells(norm, canon, loc.side, offsets, warp.box, loc.method, names)
+    printed = printed_cells(loc.side)  # Heroes marks: mountains and wastelands are never destroyed
+    markable = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)
+                if printed.get((r, c)) not in ("mountain", "wasteland")]
+    apply_marks(cls.grid, cls.confidence, read_marks(norm, {rc: _box(canon, offsets, *rc) for rc in markable},
+                                                     predrawn={rc for rc in printed if rc in markable}))
     quality.check_blur(blur, canon, cls.style)  # symbols need a sharper photo than colour fills
     coins = read_coins(ink, canon, warp.shift) if loc.method == "markers" else read_coin_track(norm, canon, ink,
                                                                                                  warp.shift)
