@@ -293,3 +293,15 @@ def test_paper_quads_find_a_ragged_page_on_a_dark_table():
     cv2.fillPoly(img, [np.array([[600, 560], [580, 560], [600, 535]], np.int32)], 50)
     quads = paper_quads(img)
     assert quads and np.abs(quads[0] - page).max() < 30
+
+
+def test_a_lattice_counts_as_in_frame_only_with_every_cell_inside():
+    """A grid three markers put out of frame is read from its lattice only when every cell is in the photo."""
+    from vision.locate import SheetLocation
+    from vision.reading import _centres_inside
+
+    centres = np.stack(np.meshgrid(100 + 40 * np.arange(11.0), 80 + 40 * np.arange(11.0)), axis=-1)
+    loc = SheetLocation("A", np.eye(3), "border", cell_centres=centres)
+    assert _centres_inside(loc, (600, 600))
+    assert not _centres_inside(loc, (600, 520))  # the right column's centres at x = 500, less than 0.6 cell in
+    assert not _centres_inside(SheetLocation("A", np.eye(3), "border"), (600, 600))

@@ -42,7 +42,7 @@ INNER_AGREE = 0.1  # cells: an inner intersection further than this from the fit
 EVIDENCE_ALONE = 0.35  # segment evidence that makes a lattice a map grid without the printed features' word
 EVIDENCE_CONFIRMED = 0.0  # segment evidence enough when the printed mountains confirm the lattice
 MAX_AGREE = 0.45  # cells: the tolerance for uneven (hand-ruled) grids never grows beyond this
-UNEVEN = 0.03  # cells: median deviation of the inner crossings from the homography of a grid ruled by hand
+UNEVEN = 0.07  # cells: median deviation of the inner crossings from the homography of a grid ruled by hand
 SEEN_SEGMENTS = 7  # of 11 cells a line must be seen in for its crossings to stand off the homography
 
 
