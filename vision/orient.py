@@ -1,12 +1,14 @@
 """Stage 2c: side and orientation of a grid found without markers, and the homography onto our page layout.
 
 Why several cues: side B's mountains and wastelands fix all four turns, but side
-A's mountains and ruins are symmetric under a half turn. Every sheet — the
-game's own pad, generic prints, ours — prints a coin track (14 circles) and
-score boxes below the grid, and the pad letters its rows on the left and numbers
-its columns below; so between the two half-turn rivals the one whose bottom and
-left margins carry the periodic row of circles/labels wins. When neither the
-printed features nor the margins decide, the reading says so
+A's mountains and ruins are symmetric under a half turn, and on generic prints,
+hand-ruled and squared paper the mountains are the player's own drawing. So every
+(side, turn) hypothesis is scored by the printed features (the mountains' and
+wastelands' likeness and darkness), the text around the grid (`vision.upright`:
+title, labels, row letters, column numbers, read by a small glyph model), the
+mountains' peaks (a mountain, printed or drawn, points up) and the margins (a
+periodic row of coin circles or labels below and left of the grid). When the best
+turn does not lead every other turn by `SURE_LEAD`, the reading says so
 (`orientation_unsure`) and the review asks the player instead of guessing.
 """
 
