@@ -121,4 +121,3 @@ def test_bench_taps_one_per_terrain_by_the_truth_majority():
     grid[0][0] = "village"
     assert right_cells(truth, grid) == 121 - 1 - 1  # the mountain is not counted, one cell wrong
     assert right_cells(truth, None) == 0
-
