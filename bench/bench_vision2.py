@@ -20,6 +20,11 @@ Figures (drawable cells only: printed mountains and wastelands are excluded):
   fit        distance between the reader's cell_centers_px and the truth, in cells (max, p95), when reported
   coins      coin count right / photos where both the truth and the reader give one
   s/photo    median wall time of one read; crashes = non-zero exit without a JSON error, or a traceback
+  taps       (unless --no-taps) taps per found photo: each unsure group (confidence < 0.7, not named yet) is
+             named by the truth majority of its cells with `read PHOTO --name G=terrain`, biggest group
+             first and at most one tap per terrain (so a group of smudges named "empty" is one more), then
+             the photo is re-read and the still unsure groups are tapped again (up to 3 rounds)
+  after      cells right after those taps, over found sheets (the issue's "after at most one tap per terrain")
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from bench.photogen2 import DIFFICULTIES, HELDOUT_START, KINDS, STYLES, generate
 
 FIXED = {"mountain", "wasteland"}
 DOUBT, REVIEW_MAX = 0.7, 10
+TAP_ROUNDS = 3
 
 
 def score(truth: dict, out: dict | None, rc: int, stderr: str, seconds: float) -> dict:
@@ -105,6 +111,7 @@ def summarise(recs: list[dict]) -> dict:
     wrong = tot - ok
     fits = [d for r in found for d in r.get("fit_cells", [])]
     coins = [r["coins_right"] for r in found if "coins_right" in r]
+    tapped = [r for r in found if "ok_after_taps" in r]
     return {
         "photos": len(recs),
         "found": len(found),
@@ -125,12 +132,16 @@ def summarise(recs: list[dict]) -> dict:
         "coins_both": len(coins),
         "sec_median": round(statistics.median(r["seconds"] for r in recs), 2) if recs else None,
         "crashes": sum(1 for r in recs if r["crash"]),
+        "taps_per_photo": (round(statistics.mean(r["taps"] for r in tapped), 1) if tapped else None),
+        "after_taps_pct": (round(100 * sum(r["ok_after_taps"] for r in tapped)
+                                 / sum(r["drawable"] for r in tapped), 1) if tapped else None),
         "refusals": sorted({str(r.get("refusal")) for r in recs if not r["found"] and r.get("refusal")}),
     }
 
 
 COLS = [("photos", 6), ("found", 6), ("cells", 12), ("exact", 6), ("silent", 16), ("review", 7),
-        ("orient", 7), ("asked", 6), ("o-silent", 9), ("fit max/p95", 12), ("coins", 6), ("s/ph", 6), ("crash", 6)]
+        ("orient", 7), ("asked", 6), ("o-silent", 9), ("fit max/p95", 12), ("coins", 6), ("s/ph", 6), ("crash", 6),
+        ("taps", 5), ("after", 6)]
 
 
 def fmt_row(name: str, s: dict) -> str:
@@ -146,6 +157,7 @@ def fmt_row(name: str, s: dict) -> str:
         "-" if s["fit_max_cells"] is None else f"{s['fit_max_cells']:.2f}/{s['fit_p95_cells']:.2f}",
         f"{s['coins_right']}/{s['coins_both']}", "-" if s["sec_median"] is None else f"{s['sec_median']:.1f}",
         str(s["crashes"]),
+        "-" if s["taps_per_photo"] is None else f"{s['taps_per_photo']:.1f}", pct(s["after_taps_pct"]),
     ]
     return f"{name:22}" + "".join(f"{v:>{w + 1}}" for v, (_, w) in zip(vals, COLS, strict=True))
 
@@ -154,14 +166,7 @@ def header() -> str:
     return f"{'set':22}" + "".join(f"{c:>{w + 1}}" for c, w in COLS)
 
 
-def run_one(cmd: list[str], folder: Path, job: tuple[str, str, str, int], index: int, timeout: float,
-            pass_side: bool) -> dict:
-    kind, style, diff, seed = job
-    photo = generate(kind, style, diff, seed)
-    path = folder / f"{index:04d}.jpg"
-    path.write_bytes(photo.jpeg)
-    path.with_suffix(".json").write_text(json.dumps(photo.truth))
-    extra = ["--side", photo.truth["side"]] if pass_side else []
+def _read(cmd: list[str], path: Path, extra: list[str], timeout: float) -> tuple[int, str, str, float]:
     t0 = time.perf_counter()
     try:
         cp = subprocess.run([*cmd, "read", str(path), "--json", *extra], capture_output=True, text=True,
@@ -169,18 +174,80 @@ def run_one(cmd: list[str], folder: Path, job: tuple[str, str, str, int], index:
         rc, stdout, stderr = cp.returncode, cp.stdout, cp.stderr
     except subprocess.TimeoutExpired:
         rc, stdout, stderr = -1, "", "timeout"
-    seconds = time.perf_counter() - t0
+    return rc, stdout, stderr, time.perf_counter() - t0
+
+
+def _json(stdout: str) -> dict | None:
     try:
         out = json.loads(stdout)
     except ValueError:
-        out = None
-    rec = score(photo.truth, out if isinstance(out, dict) else None, rc, stderr, seconds)
+        return None
+    return out if isinstance(out, dict) else None
+
+
+def tap_names(truth_grid: list[list[str]], groups: list[dict], tapped: set[str]) -> dict[int, str]:
+    """The player's taps on one reading: each unsure group not named yet gets the truth majority of its
+    cells, biggest group first, at most one tap per terrain (`tapped` collects the terrains named so far)."""
+    out: dict[int, str] = {}
+    unsure = [g for g in groups if g.get("source") != "given" and float(g.get("confidence", 1.0)) < DOUBT]
+    for g in sorted(unsure, key=lambda g: -len(g.get("cells", []))):
+        votes: dict[str, int] = {}
+        for r, c in g.get("cells", []):
+            t = truth_grid[r][c]
+            if t not in FIXED:
+                votes[t] = votes.get(t, 0) + 1
+        if not votes:
+            continue
+        best = max(votes, key=votes.get)
+        if best in tapped:
+            continue
+        out[int(g["id"])] = best
+        tapped.add(best)
+    return out
+
+
+def right_cells(truth_grid: list[list[str]], grid) -> int:
+    if not _is_grid(grid):
+        return 0
+    return sum(grid[r][c] == truth_grid[r][c] for r in range(11) for c in range(11)
+               if truth_grid[r][c] not in FIXED)
+
+
+def run_one(cmd: list[str], folder: Path, job: tuple[str, str, str, int], index: int, timeout: float,
+            pass_side: bool, taps: bool = True) -> dict:
+    kind, style, diff, seed = job
+    photo = generate(kind, style, diff, seed)
+    path = folder / f"{index:04d}.jpg"
+    path.write_bytes(photo.jpeg)
+    path.with_suffix(".json").write_text(json.dumps(photo.truth))
+    extra = ["--side", photo.truth["side"]] if pass_side else []
+    rc, stdout, stderr, seconds = _read(cmd, path, extra, timeout)
+    out = _json(stdout)
+    rec = score(photo.truth, out, rc, stderr, seconds)
     rec["photo"] = path.name
     if rec["crash"]:
         rec["stderr_tail"] = stderr.strip()[-400:]
     if stderr == "timeout":
         rec["crash"] = True
         rec["refusal"] = "timeout"
+    if taps and rec["found"] and out is not None:
+        tg = photo.truth["grid"]
+        names: dict[int, str] = {}
+        tapped: set[str] = set()
+        current = out
+        for _round in range(TAP_ROUNDS):
+            new = tap_names(tg, current.get("groups") or [], tapped)
+            if not new:
+                break
+            names.update(new)
+            rc2, stdout2, _err, _s = _read(cmd, path, [*extra, "--name", *(f"{g}={t}" for g, t in names.items())],
+                                          timeout)
+            nxt = _json(stdout2)
+            if rc2 != 0 or nxt is None or not _is_grid(nxt.get("grid")):
+                break
+            current = nxt
+        rec["taps"] = len(names)
+        rec["ok_after_taps"] = right_cells(tg, current.get("grid"))
     return rec
 
 
@@ -203,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pass-side", action="store_true", help="also pass --side (off: the bare contract)")
     ap.add_argument("--keep", type=Path, help="keep the photos, truths and per-photo records here")
     ap.add_argument("--json", action="store_true", help="print the table as JSON")
+    ap.add_argument("--no-taps", action="store_true", help="skip the re-reads with unsure groups named")
     args = ap.parse_args(argv)
     kinds = list(args.kinds or KINDS)
     if "padscan" in kinds and not sheets.scans_available():
@@ -216,7 +284,8 @@ def main(argv: list[str] | None = None) -> int:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         with ThreadPoolExecutor(args.jobs) as pool:
-            recs = list(pool.map(lambda ij: run_one(cmd, folder, ij[1], ij[0], args.timeout, args.pass_side),
+            recs = list(pool.map(lambda ij: run_one(cmd, folder, ij[1], ij[0], args.timeout, args.pass_side,
+                                                        not args.no_taps),
                                  enumerate(jobs)))
         if args.keep:
             (folder / "records.json").write_text(json.dumps(recs, indent=1))

@@ -140,7 +140,7 @@ def test_training_script_runs(tmp_path):
                         env=ENV, capture_output=True, text=True, timeout=300)
     assert cp.returncode == 0, cp.stderr
     with np.load(out) as z:
-        assert z["coef"].shape[1] == SHAPE_DIM and len(z["classes"]) == 6
+        assert z["w0"].shape[0] == SHAPE_DIM and len(z["classes"]) == 11
 
 
 def test_parse_names():

@@ -34,6 +34,11 @@ LEGEND_AGREEMENT = 0.6  # a group whose members the legend splits more than this
 FILL_FLOOR = 0.022  # mean ink below which a cell is never "drawn on"
 FILL_CEILING = 0.09  # … and above which it always is (a full map has no empty cell to compare with)
 FILL_SOFTNESS = 0.22  # log-ink units of the filled/empty sigmoid
+# Paper inside the grid is whitened to ink ≈ 0.01 (empty cells of photogen2's dev photos: at most 0.031); when
+# even the emptiest cells carry more than this, every cell is drawn on (a full map in pale pencil) and only
+# the floor applies.
+FULL_LEVEL = 0.035
+FILL_CONTRAST = 0.065  # ink contrast (98th percentile − median) of a pale symbol; blank cells stay below 0.045
 FOREIGN_RUINS_CAP = 0.65  # ruins printed by another sheet's design hide a pencil mark: show them
 # An unsure group this close to a named one (and clearly closer than to any other named group) takes its name
 # with this raw confidence.
@@ -91,10 +96,16 @@ def fill_probability(a: CellArrays, ruins: set, own_glyph: bool) -> np.ndarray:
     if not own_glyph and is_r.sum() >= 3:  # another design's printed ruins: the emptiest ruins cell is the print
         mass[is_r] = np.maximum(mass[is_r] - 0.95 * mass[is_r].min(), 0)
     plain = mass[~is_r] if (~is_r).sum() >= 10 else mass
-    thr = float(np.clip(2.0 * empty_level(plain) + 0.012, FILL_FLOOR, FILL_CEILING))
+    level = empty_level(plain)
+    full = level > FULL_LEVEL
+    thr = FILL_FLOOR if full else float(np.clip(2.0 * level + 0.012, FILL_FLOOR, FILL_CEILING))
     p_mass = 1.0 / (1.0 + np.exp(-(np.log(mass + 0.003) - np.log(thr)) / FILL_SOFTNESS))
+    if full:  # pale strokes may never cross INK_T; the sheet's own emptiest cells are drawn on already
+        return p_mass
     p_cov = 1.0 / (1.0 + np.exp(-(a.coverage - 0.012) / 0.004))  # some pixels must really be drawn on
-    return p_mass * p_cov
+    # … or, for a pale pencil whose strokes never cross INK_T, stand out from the cell's own paper
+    p_contrast = 1.0 / (1.0 + np.exp(-(a.contrast - FILL_CONTRAST) / 0.008))
+    return p_mass * np.maximum(p_cov, p_contrast)
 
 
 def legend_arrays(p, canon: Canon, move_box) -> tuple[CellArrays, list[str]]:

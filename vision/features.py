@@ -17,7 +17,10 @@ calibrated confidence (`vision.calibrate`).
 * **shape** — HOG + a coarse density map of the cell's *dark, neutral* strokes
   (graphite, ballpoint, black felt-tip; colour hatching is suppressed), cropped
   to the strokes' own extent so a symbol drawn smaller or off-centre looks the
-  same; and **shape_ink**, the same of all the ink (symbols drawn in colour).
+  same; and **shape_ink**, the same of all the ink (symbols drawn in colour). The dark-stroke map is
+  stretched to its own contrast first (`stretch`), so a pale pencil symbol has the same shape as a firm one.
+* **contrast** — how much the cell's strongest ink stands out from its own background (98th percentile
+  minus median of the inner ink): a pale symbol is drawn on even when its mean ink is as low as a smudge's.
 """
 
 from __future__ import annotations
@@ -38,6 +41,9 @@ CHROMA_PIXEL = 14.0  # a pixel with more chroma than this is coloured ink
 HUE_BINS = 12
 SHAPE_SIZE = 36
 SHAPE_DIM = 9 * (SHAPE_SIZE // 6) ** 2 + 36
+FAINT_SHARE, FAINT_INK, CHROMA_FAINT = 0.05, 0.06, 4.0  # a pale cell's ink and colour are read more gently
+STRETCH_FLOOR = 0.12  # the weakest stroke contrast stretched to full strength (paper noise stays below it)
+FIELDS = ("mass", "coverage", "colour", "chromatic", "light", "hue", "shape", "shape_ink", "stroke", "contrast")
 
 
 @dataclass
@@ -54,14 +60,14 @@ class CellArrays:
     shape: np.ndarray  # (n, SHAPE_DIM) descriptor of the dark neutral strokes (zeros when none)
     shape_ink: np.ndarray  # (n, SHAPE_DIM) descriptor of all the ink
     stroke: np.ndarray  # (n,) mean of the dark-stroke map (how much symbol there is)
+    contrast: np.ndarray  # (n,) 98th percentile − median of the inner ink (does anything stand out?)
 
     def index(self) -> dict[tuple[int, int], int]:
         return {c: k for k, c in enumerate(self.cells)}
 
     def take(self, rows: np.ndarray | list[int]) -> CellArrays:
         rows = np.asarray(rows, int)
-        return CellArrays([self.cells[k] for k in rows], *(getattr(self, f)[rows] for f in (
-            "mass", "coverage", "colour", "chromatic", "light", "hue", "shape", "shape_ink", "stroke")))
+        return CellArrays([self.cells[k] for k in rows], *(getattr(self, f)[rows] for f in FIELDS))
 
 
 @dataclass
@@ -289,18 +295,33 @@ def describe_maps(maps: list[np.ndarray | None]) -> np.ndarray:
     return out
 
 
+def stretch(a: np.ndarray, floor: float = STRETCH_FLOOR) -> np.ndarray:
+    """A stroke map rescaled to its own contrast (median → 0, 99.5th percentile → 1, never amplified more
+    than 1 / `floor`), so a faint pencil symbol crosses the same threshold as a firm one."""
+    if a.size == 0:
+        return a
+    lo, hi = np.percentile(a, [50, 99.5])
+    return np.clip((a - lo) / max(float(hi - lo), floor), 0, 1).astype(np.float32)
+
+
 def shape_descriptor(a: np.ndarray, t: float = INK_T) -> np.ndarray:
     """HOG of a stroke map + a coarse density map, each L2-normalised (zeros for a blank map)."""
     return describe_maps([shape_map(a, t)])[0]
 
 
-def hue_histogram(a: np.ndarray, b: np.ndarray, chroma: np.ndarray, w: np.ndarray) -> np.ndarray:
+def stroke_shape(s: np.ndarray) -> np.ndarray:
+    """The `shape` descriptor of a cell's dark-stroke crop (what the symbol model is trained on)."""
+    return shape_descriptor(stretch(s), 0.3)
+
+
+def hue_histogram(a: np.ndarray, b: np.ndarray, chroma: np.ndarray, w: np.ndarray,
+                  coloured_at: float = CHROMA_PIXEL) -> np.ndarray:
     """Ink-weighted histogram of hue angle (HUE_BINS bins, soft-assigned) + one neutral bin; sums to 1."""
     out = np.zeros(HUE_BINS + 1, np.float32)
     total = float(w.sum())
     if total <= 0:
         return out
-    coloured = chroma > CHROMA_PIXEL
+    coloured = chroma > coloured_at
     out[HUE_BINS] = float(w[~coloured].sum())
     if coloured.any():
         ang = (np.arctan2(b[coloured], a[coloured]) % (2 * np.pi)) / (2 * np.pi) * HUE_BINS
@@ -321,7 +342,7 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
     """
     cells = list(boxes)
     n = len(cells)
-    mass, cov, chromatic, light, stroke_m = (np.zeros(n, np.float32) for _ in range(5))
+    mass, cov, chromatic, light, stroke_m, contrast = (np.zeros(n, np.float32) for _ in range(6))
     colour = np.zeros((n, 2), np.float32)
     hue = np.zeros((n, HUE_BINS + 1), np.float32)
     stroke_maps: list[np.ndarray | None] = [None] * n
@@ -334,19 +355,30 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
             continue
         if masked:
             keep = ruins_mask(ink_c.shape, COLOUR_MARGIN)
-            mass[k] = float(ink_c[keep].mean())
-            on = (ink_c > INK_T) & keep
-            cov[k] = float(on.mean())
+            vals = ink_c[keep]
+            kept = max(int(keep.sum()), 1)
         else:  # the same numbers as through an all-true mask: the crop's pixels in row order
-            mass[k] = float(ink_c.ravel().mean())
-            on = ink_c > INK_T
-            cov[k] = np.count_nonzero(on) / ink_c.size
+            keep = None
+            vals = ink_c.ravel()
+            kept = ink_c.size
+        mass[k] = float(vals.mean())
+        lo, hi = np.percentile(vals, [50, 98]) if vals.size else (0.0, 0.0)
+        contrast[k] = float(hi - lo)
+        on = ink_c > INK_T if keep is None else (ink_c > INK_T) & keep
+        cov[k] = float(on.mean()) if masked else np.count_nonzero(on) / kept
+        coloured_at = CHROMA_PIXEL
+        if np.count_nonzero(on) < FAINT_SHARE * kept and contrast[k] + mass[k] > FAINT_INK:
+            # A pale pencil: its strokes seldom cross INK_T and its colour is weak, but it is still a colour.
+            on = ink_c > max(FAINT_INK, 0.6 * float(hi))
+            if keep is not None:
+                on &= keep
+            coloured_at = CHROMA_FAINT
         if on.any():
             lab_c = crop(p.lab, box, COLOUR_MARGIN, p.origin)[on]
             ch = crop(p.chroma, box, COLOUR_MARGIN, p.origin)[on]
             w = ink_c[on]
-            hue[k] = hue_histogram(lab_c[:, 1], lab_c[:, 2], ch, w)
-            col = ch > CHROMA_PIXEL
+            hue[k] = hue_histogram(lab_c[:, 1], lab_c[:, 2], ch, w, coloured_at)
+            col = ch > coloured_at
             chromatic[k] = float(w[col].sum() / max(w.sum(), 1e-6))
             if col.any():
                 colour[k] = weighted_mean(lab_c[col, 1:3], w[col])
@@ -360,7 +392,7 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
             km = ruins_mask(s_c.shape, SHAPE_MARGIN)
             s_c, i_c = s_c * km, i_c * km
         stroke_m[k] = float(s_c.mean()) if s_c.size else 0.0
-        stroke_maps[k] = shape_map(s_c, 0.3)
+        stroke_maps[k] = shape_map(stretch(s_c), 0.3)
         ink_maps[k] = shape_map(i_c)
     shape, shape_ink = np.vsplit(describe_maps(stroke_maps + ink_maps), [n])
-    return CellArrays(cells, mass, cov, colour, chromatic, light, hue, shape, shape_ink, stroke_m)
+    return CellArrays(cells, mass, cov, colour, chromatic, light, hue, shape, shape_ink, stroke_m, contrast)

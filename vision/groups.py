@@ -22,6 +22,7 @@ MERGE_AT = 0.34  # average distance below which two clusters are one class
 SHAPE_WEIGHT = 1.8  # how much symbol shape counts for neutral ink
 LIGHT_SCALE = 60.0  # lightness difference that counts as much as a full colour change
 THIN_COVERAGE = 0.3  # cells whose ink covers less than this are strokes (symbols), not fills
+EMBED_MIX = 0.6  # share of the symbol model's opinion in the shape distance of two drawn symbols
 
 
 @dataclass
@@ -49,6 +50,23 @@ def _cos_dist(x: np.ndarray) -> np.ndarray:
     return np.clip(d, 0, 2)
 
 
+def symbol_embedding(a: CellArrays) -> tuple[np.ndarray, np.ndarray] | None:
+    """(class probabilities of the symbol model, has-a-symbol mask) per cell, or None without a model.
+
+    The model's classes (five terrains' symbols, scribbles, and each terrain's initials) say what a symbol
+    *is* regardless of the hand's slant and size, which raw HOG distances cannot: two "F"s written at
+    different angles are far apart in HOG but both "letter-forest" to the model.
+    """
+    from vision import symbols
+
+    src = np.where((np.abs(a.shape).sum(axis=1) > 0)[:, None], a.shape, a.shape_ink)
+    has = np.abs(src).sum(axis=1) > 0
+    if not has.any() or not symbols.available():
+        return None
+    out = symbols.class_probs(src)
+    return (out[0], has) if out is not None else None
+
+
 def distances(a: CellArrays) -> np.ndarray:
     """(n, n) appearance distance between cells, about 0 (same hand) .. 1+ (different terrains)."""
     h = _hue_part(a)
@@ -63,6 +81,12 @@ def distances(a: CellArrays) -> np.ndarray:
     both_neutral = np.minimum(neutral[:, None], neutral[None, :])
     d_shape = _cos_dist(a.shape)
     d_shape_ink = _cos_dist(a.shape_ink)
+    emb = symbol_embedding(a)
+    if emb is not None:  # what the symbol model makes of both symbols counts as much as their raw shapes
+        probs, has_sym = emb
+        d_emb = 0.5 * np.abs(probs[:, None, :] - probs[None, :, :]).sum(axis=2)
+        both = has_sym[:, None] & has_sym[None, :]
+        d_shape_ink = np.where(both, (1 - EMBED_MIX) * d_shape_ink + EMBED_MIX * d_emb, d_shape_ink)
     # Symbols drawn over colour: compare the dark strokes where both have them.
     has = a.stroke > 0.02
     sym_both = (has[:, None] & has[None, :]).astype(np.float32)

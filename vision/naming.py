@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.cartographers.terrain import DRAWABLE as TERRAIN_DRAWABLE
-from vision.features import HUE_BINS, CellArrays
+from vision.features import FIELDS, HUE_BINS, CellArrays
 from vision.groups import Group, distances
 
 DRAWABLE: tuple[str, ...] = tuple(t.value for t in TERRAIN_DRAWABLE)
@@ -209,5 +209,4 @@ def _pooled_log(p: np.ndarray) -> np.ndarray:
 
 
 def _concat(a: CellArrays, b: CellArrays) -> CellArrays:
-    fields = ("mass", "coverage", "colour", "chromatic", "light", "hue", "shape", "shape_ink", "stroke")
-    return CellArrays(a.cells + b.cells, *(np.concatenate([getattr(a, f), getattr(b, f)]) for f in fields))
+    return CellArrays(a.cells + b.cells, *(np.concatenate([getattr(a, f), getattr(b, f)]) for f in FIELDS))
