@@ -72,6 +72,7 @@ class SheetReading:
     cell_boxes: dict[tuple[int, int], tuple[float, float, float]] = field(default_factory=dict, repr=False)
     read_path: str = "learned"  # "legend" (our sheet's drawn legend) or "learned" (groups named from priors)
     raw_confidence: np.ndarray | None = field(default=None, repr=False)  # before calibration (vision.calibrate)
+    evidence: object | None = field(default=None, repr=False)  # the calibrator's input (vision.calibrate.Evidence)
 
     def cell_image(self, row: int, col: int, pad: float = 0.12) -> np.ndarray | None:
         """The straightened photo of one cell with a little of its neighbours (for "Which terrain is this?")."""
@@ -224,6 +225,15 @@ def locate(image: np.ndarray, gray: np.ndarray, side: str | None) -> SheetLocati
     raise PhotoError("no_sheet", "no corner markers and no grid found")
 
 
+def sheet_context(loc: SheetLocation, grid_measured: bool, blur_cells: float) -> dict[str, float]:
+    """How the sheet was found, for the calibrated confidence (vision.calibrate.SHEET_FEATURES)."""
+    markers = loc.method == "markers"
+    return {"no_markers": float(not markers), "lattice": float(loc.cell_centres is not None),
+            "markers_missing": float(4 - len(loc.markers)) if markers else 0.0,
+            "orientation_unsure": float(loc.orientation_unsure), "grid_unmeasured": float(not grid_measured),
+            "blur_cells": float(blur_cells), "residual": float(np.log1p(max(loc.residual_px, 0.0)))}
+
+
 def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, overlay: bool = True,
                names: dict[int, str] | None = None) -> SheetReading:
     """Read a photo (bytes or a path) of a map sheet into a `SheetReading`.
@@ -267,7 +277,8 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     warp = fit_grid(ink, canon) if loc.cell_centres is None else warp_from_centres(canon, loc.homography,
                                                                                       loc.cell_centres)
     offsets = cell_offsets(warp)
-    cls = read_cells(norm, canon, loc.side, offsets, warp.box, loc.method, names)
+    cls = read_cells(norm, canon, loc.side, offsets, warp.box, loc.method, names,
+                     context=sheet_context(loc, warp.measured, blur / canon.cell_px))
     quality.check_blur(blur, canon, cls.style)  # symbols need a sharper photo than colour fills
     coins = read_coins(ink, canon, warp.shift) if loc.method == "markers" else read_coin_track(norm, canon, ink,
                                                                                                  warp.shift)
@@ -300,5 +311,6 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
         sheet_image=canon_img,
         read_path=cls.path,
         raw_confidence=cls.raw,
+        evidence=cls.evidence,
         cell_boxes={(r, c): _box(canon, offsets, r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)},
     )
