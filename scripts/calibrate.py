@@ -132,16 +132,36 @@ def collect(jobs: list[tuple], cache: Path | None, procs: int, label: str) -> li
     return out
 
 
-def fit(records: list[dict], C: float) -> dict:
-    models = {}
+UNDERSTOOD = 0.5  # a sheet with at least this share of its cells right counts as understood
+
+
+def _cells(r: dict) -> np.ndarray:
+    return r["use"] & r["drawable"]
+
+
+def understood(r: dict) -> bool:
+    return bool(r["right"][r["drawable"]].mean() >= UNDERSTOOD)
+
+
+def fit(records: list[dict], C: float, C_sheet: float = 0.1) -> dict:
+    """The sheet model (understood or not) on every read sheet; the cell models on the understood sheets."""
+    nc = len(cal.CELL_FEATURES)
+    found = [r for r in records if r["found"] and _cells(r).any()]
+    models: dict = {}
     maps = {}
+    if found:
+        S = np.stack([r["X"][0, nc:] for r in found])
+        ok = np.array([understood(r) for r in found])
+        models["sheet"] = cal.fit_logistic(S, ok, C=C_sheet)
+        lost = [r["right"][_cells(r)] for r in found if not understood(r)]
+        models["sheet"]["chance"] = round(float(np.concatenate(lost).mean()) if lost else 0.0, 4)
     for path in ("legend", "learned"):
-        rows = [r for r in records if r["found"] and r["path"] == path]
+        rows = [r for r in found if r["path"] == path and understood(r)]
         if not rows:
             continue
-        X = np.concatenate([r["X"][r["use"] & r["drawable"]] for r in rows])
-        y = np.concatenate([r["right"][r["use"] & r["drawable"]] for r in rows])
-        f = np.concatenate([r["filled"][r["use"] & r["drawable"]] for r in rows])
+        X = np.concatenate([r["X"][_cells(r)] for r in rows])
+        y = np.concatenate([r["right"][_cells(r)] for r in rows])
+        f = np.concatenate([r["filled"][_cells(r)] for r in rows])
         for filled in (True, False):
             sel = f == filled
             if sel.sum() >= 20:
@@ -156,16 +176,17 @@ def confidences(rec: dict, models: dict | None) -> np.ndarray:
     """The confidences a reader with `models` gives this photo's cells (None: as they were read)."""
     if models is None:
         return rec["conf"]
+    nc = len(cal.CELL_FEATURES)
+    ev = cal.Evidence(rec["X"][:, :nc].reshape(11, 11, -1), rec["X"][0, nc:], rec["use"].reshape(11, 11),
+                      rec["filled"].reshape(11, 11), rec["path"])
+    p = cal.probability(ev, models)
     out = rec["conf"].copy()
-    use = rec["use"]
-    p = np.full(121, np.nan)
-    for filled in (True, False):
-        sel = use & (rec["filled"] == filled)
-        m = models.get(cal.model_key(rec["path"], filled))
-        if sel.any() and m is not None:
-            p[sel] = cal.predict(m, rec["X"][sel])
-    ok = use & ~np.isnan(p)
+    if p is None:
+        return out
+    p = p.ravel()
+    ok = rec["use"] & ~np.isnan(p)
     out[ok] = np.minimum(p[ok], rec["cap"][ok])
+    out[~rec["use"]] = cal.sheet_probability(ev, models)  # printed cells (no cell is named by a player here)
     return out
 
 
@@ -206,10 +227,10 @@ def load(path: Path) -> list[dict]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--pg2-fit", type=int, default=8, help="photogen2 fit photos per kind × difficulty")
-    ap.add_argument("--pg2-check", type=int, default=5, help="photogen2 check photos per kind × difficulty")
-    ap.add_argument("--syn-fit", type=int, default=60, help="synthphoto fit photos")
-    ap.add_argument("--syn-check", type=int, default=30, help="synthphoto check photos")
+    ap.add_argument("--pg2-fit", type=int, default=12, help="photogen2 fit photos per kind × difficulty")
+    ap.add_argument("--pg2-check", type=int, default=8, help="photogen2 check photos per kind × difficulty")
+    ap.add_argument("--syn-fit", type=int, default=80, help="synthphoto fit photos")
+    ap.add_argument("--syn-check", type=int, default=40, help="synthphoto check photos")
     ap.add_argument("--C", type=float, default=0.3, help="inverse L2 strength of the logistic fits")
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--quick", action="store_true", help="a handful of photos (CI smoke run; writes nothing)")
@@ -220,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
                     "re-reading)")
     args = ap.parse_args(argv)
     if args.quick:
-        args.pg2_fit, args.pg2_check, args.syn_fit, args.syn_check = 0, 0, 6, 3
+        args.pg2_fit, args.pg2_check, args.syn_fit, args.syn_check = 0, 0, 3, 2
     for n, start, end in ((args.pg2_fit, PG2_FIT, PG2_CHECK), (args.pg2_check, PG2_CHECK, PG2_END),
                           (args.syn_fit, SYN_FIT, SYN_CHECK), (args.syn_check, SYN_CHECK, SYN_END)):
         if start + n > end:
@@ -260,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         out.append(report("both check sets, after", figures(both, fitted["models"])))
     n_fit = sum(len(records.get(k, [])) for k in ("photogen2 fit", "synthphoto fit"))
     print("\n".join(out))
-    print(f"read {sum(len(v) for v in records.values())} photos in {t_read:.0f} s ({n_fit} for the fit)")
+    print(f"{sum(len(v) for v in records.values())} photos ({n_fit} for the fit), read or loaded in {t_read:.0f} s")
     for key, m in sorted(fitted["models"].items()):
         print(f"  model {key}: {m['cells']} cells, {100 * m['right']:.1f} % right")
     if args.quick:

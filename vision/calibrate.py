@@ -36,6 +36,7 @@ MIN_BIN = 5  # fewer cells than this in a bin say nothing
 DOMINANT_SHARE = 0.85  # one terrain on more than this share of ≥ 20 filled cells is suspicious
 DOMINANT_CAP = 0.6
 LOGIT_CLIP = 6.0  # |logit| of a probability feature is capped here (1 − 0.0025)
+NO_PROMOTE_BELOW = 0.5  # a cell the stages scored below this is never lifted out of review (see `guard`)
 RELIABILITY_EDGES = (0.0, 0.3, 0.5, 0.7, 0.9, 0.97, 1.0001)
 
 # Per-cell evidence, in this order (cells.read_cells fills them; 0 where a feature does not apply).
@@ -133,6 +134,11 @@ def _models(path: str = str(TABLE_PATH)) -> dict[str, dict]:
     return raw.get("models", {})
 
 
+def models() -> dict[str, dict]:
+    """The shipped models ({} when none fits today's features)."""
+    return _models()
+
+
 def predict(model: dict, X: np.ndarray) -> np.ndarray:
     """P(right) of design rows `X` under one fitted model {mean, scale, coef, intercept}."""
     X = np.asarray(X, float)
@@ -140,8 +146,19 @@ def predict(model: dict, X: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
 
 
+def sheet_probability(ev: Evidence, models: dict) -> float:
+    """P(the sheet as a whole is understood): found the right way up, the right side, its classes mostly right."""
+    m = models.get("sheet")
+    return 1.0 if m is None else float(predict(m, ev.sheet[None, :])[0])
+
+
 def probability(ev: Evidence, models: dict | None = None) -> np.ndarray | None:
-    """11×11 P(right) for the used cells of `ev` (NaN elsewhere), or None when no model fits the path."""
+    """11×11 P(right) for the used cells of `ev` (NaN elsewhere), or None when no model fits the path.
+
+    P(right) = P(sheet understood) · P(right | understood) + P(not understood) · chance: a sheet read the wrong
+    way up (or as the wrong side) has confident, coherent cells that are wrong together, which no cell's own
+    evidence shows; only the sheet's signals (how it was found, what it looks like as a whole) do.
+    """
     models = _models() if models is None else models
     out = np.full(ev.use.shape, np.nan)
     X, filled = ev.rows()
@@ -156,8 +173,20 @@ def probability(ev: Evidence, models: dict | None = None) -> np.ndarray | None:
         if m is None:
             return None
         p[sel] = predict(m, X[sel])
-    out[ev.use] = p
+    ps = sheet_probability(ev, models)
+    chance = float(models.get("sheet", {}).get("chance", 0.0))
+    out[ev.use] = guard(ps * p + (1 - ps) * chance, X[:, CELL_FEATURES.index("raw_logit")])
     return out
+
+
+def guard(p: np.ndarray, raw_logit: np.ndarray) -> np.ndarray:
+    """Keep cells the stages themselves doubted (raw score < NO_PROMOTE_BELOW) on the review screen.
+
+    On the fit range the few such cells the models lift above 0.7 are right only about half the time (the sheet's
+    signals outvote the cell's own), so a single linear model cannot be trusted there.
+    """
+    raw_logit = np.asarray(raw_logit, float)
+    return np.where(raw_logit < logit(NO_PROMOTE_BELOW), np.minimum(p, DOUBT - 0.01), p)
 
 
 def calibrated(raw: np.ndarray, path: str) -> np.ndarray:

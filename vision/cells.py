@@ -257,6 +257,10 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
             conf[r, c] = raw[r, c] if path == "learned" else conf[r, c]
         else:
             conf[r, c] = min(float(prob[r, c]), float(ev.cap[r, c]))
+    # A printed cell is right exactly when the sheet was found the right way up and as the right side.
+    sheet_p = calibrate.sheet_probability(ev, calibrate.models())
+    for r, c in printed:
+        conf[r, c] = sheet_p
     raw_out = np.asarray(raw, np.float32).copy()
     for rc in keep:
         raw_out[rc] = np.nan  # named by the player: not part of the calibration
@@ -290,6 +294,8 @@ def _evidence(a: CellArrays, raw, p_fill, sym, grid, second, member_of, infos, r
         x[F["log_mass"]] = np.log(float(a.mass[k]) + 0.003)
         x[F["capped"]] = capped[r, c]
         use[r, c] = (r, c) not in keep
+        if not use[r, c]:  # named by the player: says nothing about how well the reader understood the sheet
+            continue
         if t == "empty":
             x[F["agree"]] = second[r][c] == "empty"
             continue

@@ -44,7 +44,9 @@ LETTERS = {"empty": "", "forest": "F", "village": "V", "farm": "A", "water": "W"
 
 @dataclass
 class SheetReading:
-    """What the photo says. `grid[r][c]` is a terrain word; `confidence[r][c]` is 0..1 (1 for printed cells).
+    """What the photo says. `grid[r][c]` is a terrain word; `confidence[r][c]` is the probability (0..1) that
+    the cell is read right (vision.calibrate); for printed cells, that the sheet was found as the right side and
+    the right way up.
 
     `overlay` is a BGR uint8 debug image of the rectified sheet with the reading
     drawn on it (doubtful cells outlined in red); `overlay_png()` encodes it.
