@@ -182,8 +182,8 @@ def probability(ev: Evidence, models: dict | None = None) -> np.ndarray | None:
 def guard(p: np.ndarray, raw_logit: np.ndarray) -> np.ndarray:
     """Keep cells the stages themselves doubted (raw score < NO_PROMOTE_BELOW) on the review screen.
 
-    On the fit range the few such cells the models lift above 0.7 are right only about half the time (the sheet's
-    signals outvote the cell's own), so a single linear model cannot be trusted there.
+    The few such cells the models lift above 0.7 were right only about half the time on the check range (the
+    sheet's signals outvote the cell's own), so a single linear model cannot be trusted there.
     """
     raw_logit = np.asarray(raw_logit, float)
     return np.where(raw_logit < logit(NO_PROMOTE_BELOW), np.minimum(p, DOUBT - 0.01), p)
