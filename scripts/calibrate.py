@@ -1,105 +1,300 @@
-"""Fit (or check) the confidence calibration shipped as vision/data/calibration.json.
+"""Fit (or check) the confidence calibration shipped as vision/data/calibration.json — one command.
 
-    python scripts/calibrate.py                      # fit on development seeds (about 3 minutes)
-    python scripts/calibrate.py --check --n 2        # CI: reliability on held-out seeds, fails if it lies
+    python scripts/calibrate.py                     # collect, fit, check, write (≈ 15 min on 2 cores)
+    python scripts/calibrate.py --check-only        # only the check figures of the shipped model
+    python scripts/calibrate.py --quick             # a handful of photos: the pipeline runs (not a fit to ship)
 
-Fitting reads synthetic photos (bench/synthphoto.py) from DEVELOPMENT seeds 200,000.. only, collects each drawable
-cell's raw score and whether it was right, per reading path, and stores a monotone map raw → share right.
-`--check` reads photos from HELD-OUT seeds (≥ 1,000,000) and prints the reliability table; it fails when cells
-with confidence ≥ 0.7 are right less often than 0.7 or when silent errors exceed 10 % of wrong cells and 0.5 %
-of cells (a loose CI guard; bench/README.md has the real figures).
+Photos come from DEVELOPMENT seeds of two generators, never from held-out seeds (≥ 1,000,000):
+
+* photogen2 (bench/photogen2, an independent generator used as a black box through `generate()` only):
+  fit on seeds 20,000.., check on seeds 50,000.. (all kinds × difficulties, styles round-robin as
+  bench/bench_vision2.py does; `padscan` only when $MAPSMITH_PAD_SCANS holds the scans);
+* bench/synthphoto.py: fit on seeds 200,000.., check on seeds 300,000.. (every style and medium; legend drawn,
+  blank, unmarked sheets, soft small photos, glare).
+
+Every read cell gives the calibrator's evidence (`vision.calibrate.Evidence`) and whether it was right; a
+logistic model per reading path × (drawn on / empty) is fitted with scikit-learn on the fit range and written
+as plain coefficients (evaluated with NumPy at run time). Then, on the check range, it prints the reliability
+table (confidence bins → share right), the expected calibration error, silent errors (wrong with confidence
+≥ 0.7: % of cells, % of wrong cells) and photos right after review (no silent error, ≤ 10 flagged), before
+(the confidences as read, i.e. by the model shipped when the photos were read) and after (the new fit).
+
+Generated photogen2 photos are kept in --photo-cache (default .calib-cache/, gitignored): they do not depend
+on the reader, so a re-run after a classifier change only reads them again.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import time
+from multiprocessing import Pool
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-from bench.synthphoto import EXTRA_STYLES, STYLES, PhotoSpec, make_photo  # noqa: E402
-from vision.calibrate import TABLE_PATH, fit_isotonic, reliability  # noqa: E402
-from vision.errors import PhotoError  # noqa: E402
-from vision.reading import read_sheet  # noqa: E402
+from vision import calibrate as cal  # noqa: E402
 
 FIXED = {"mountain", "wasteland"}
+PG2_FIT, PG2_CHECK, PG2_END = 20_000, 50_000, 100_000
+SYN_FIT, SYN_CHECK, SYN_END = 200_000, 300_000, 400_000
 
 
-def specs(n: int) -> list[PhotoSpec]:
-    """A mix of sheets: legend drawn in, legend blank, unmarked pad-like sheets; every style and medium."""
-    out = []
+def pg2_jobs(first: int, n: int) -> list[tuple]:
+    """n photos per kind × difficulty, styles round-robin started at a different style per kind and difficulty."""
+    from bench.photogen2 import DIFFICULTIES, KINDS, STYLES, sheets
+
+    kinds = [k for k in KINDS if k != "padscan" or sheets.scans_available()]
+    return [("pg2", k, STYLES[(i + 3 * KINDS.index(k) + 5 * DIFFICULTIES.index(d)) % len(STYLES)], d, first + i)
+            for k in kinds for d in DIFFICULTIES for i in range(n)]
+
+
+SYN_VARIANTS = ("legend", "blank", "unmarked", "hard", "glare")
+
+
+def syn_jobs(first: int, n: int) -> list[tuple]:
+    from bench.synthphoto import EXTRA_STYLES, STYLES
+
     every = STYLES + EXTRA_STYLES
-    for k in range(n):
-        style = every[k % len(every)]
-        out += [PhotoSpec(style=style, megapixels=3.0), PhotoSpec(style=style, megapixels=3.0, legend=False)]
-        if style in ("pencil", "marker", "crayon", "felt", "watercolour"):
-            out.append(PhotoSpec(style=style, megapixels=3.0, marked=False))
+    return [("syn", SYN_VARIANTS[(k + k // len(every)) % len(SYN_VARIANTS)], every[k % len(every)], "", first + k)
+            for k in range(n)]
+
+
+def _photo(job: tuple, cache: Path | None) -> tuple[bytes, list[list[str]]]:
+    gen, kind, style, diff, seed = job
+    if gen == "syn":
+        from bench.synthphoto import PhotoSpec, make_photo
+
+        colour = style in ("pencil", "marker", "crayon", "felt", "watercolour")
+        spec = {"legend": PhotoSpec(style=style, megapixels=2.0 + seed % 4),
+                "blank": PhotoSpec(style=style, megapixels=2.0 + seed % 4, legend=False),
+                "unmarked": PhotoSpec(style=style, megapixels=2.5, marked=False) if colour
+                else PhotoSpec(style=style, megapixels=3.0, legend=False),
+                "hard": PhotoSpec(style=style, megapixels=1.5 + (seed % 4) * 0.5, blur=0.8 + (seed % 5) * 0.25,
+                                  curl=0.01, fill=(0.6, 0.8)),
+                "glare": PhotoSpec(style=style, megapixels=2.5, glare=0.6 + 0.1 * (seed % 5))}[kind]
+        p = make_photo(seed, spec)
+        return p.data, p.grid
+    name = f"{kind}-{style}-{diff}-{seed}"
+    if cache is not None and (cache / f"{name}.jpg").exists():
+        return (cache / f"{name}.jpg").read_bytes(), json.loads((cache / f"{name}.json").read_text())["grid"]
+    from bench.photogen2 import generate
+
+    p = generate(kind, style, diff, seed)
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+        (cache / f"{name}.json").write_text(json.dumps({"grid": p.truth["grid"], "side": p.truth["side"]}))
+        (cache / f"{name}.jpg").write_bytes(p.jpeg)
+    return p.jpeg, p.truth["grid"]
+
+
+def read_one(args: tuple) -> dict:
+    """One photo → its record: per-cell evidence, caps, confidences as read and the truth (121 rows each)."""
+    job, cache = args
+    from vision.errors import PhotoError
+    from vision.reading import read_sheet
+
+    data, truth = _photo(job, cache)
+    rec: dict = {"job": list(job), "found": False}
+    drawable = np.array([truth[r][c] not in FIXED for r in range(11) for c in range(11)])
+    rec["drawable"] = drawable
+    try:
+        r = read_sheet(data, overlay=False)
+    except PhotoError as exc:
+        rec["error"] = exc.code
+        return rec
+    ev = r.evidence
+    nf = len(cal.CELL_FEATURES) + len(cal.SHEET_FEATURES)
+    X = np.zeros((121, nf), np.float32)
+    X[:, : len(cal.CELL_FEATURES)] = ev.cells.reshape(121, -1)
+    X[:, len(cal.CELL_FEATURES):] = ev.sheet
+    rec.update(found=True, path=r.read_path, X=X, use=ev.use.ravel(), filled=ev.filled.ravel(),
+               cap=(ev.cap if ev.cap is not None else np.ones((11, 11))).ravel(),
+               conf=np.asarray(r.confidence, float).ravel(),
+               right=np.array([r.grid[i][j] == truth[i][j] for i in range(11) for j in range(11)]))
+    return rec
+
+
+def collect(jobs: list[tuple], cache: Path | None, procs: int, label: str) -> list[dict]:
+    t0 = time.perf_counter()
+    out = []
+    with Pool(procs) as pool:
+        for k, rec in enumerate(pool.imap(read_one, [(j, cache) for j in jobs], chunksize=1), start=1):
+            out.append(rec)
+            if k % 25 == 0 or k == len(jobs):
+                print(f"  {label}: {k}/{len(jobs)} photos, {time.perf_counter() - t0:.0f} s", file=sys.stderr,
+                      flush=True)
     return out
 
 
-def collect(first_seed: int, n: int) -> dict[str, tuple[list, list, list]]:
-    data: dict[str, tuple[list, list, list]] = {}
-    for i, spec in enumerate(specs(n)):
-        p = make_photo(first_seed + i, spec)
-        try:
-            r = read_sheet(p.data, overlay=False)
-        except PhotoError:
+UNDERSTOOD = 0.5  # a sheet with at least this share of its cells right counts as understood
+
+
+def _cells(r: dict) -> np.ndarray:
+    return r["use"] & r["drawable"]
+
+
+def understood(r: dict) -> bool:
+    return bool(r["right"][r["drawable"]].mean() >= UNDERSTOOD)
+
+
+def fit(records: list[dict], C: float, C_sheet: float = 0.1) -> dict:
+    """The sheet model (understood or not) on every read sheet; the cell models on the understood sheets."""
+    nc = len(cal.CELL_FEATURES)
+    found = [r for r in records if r["found"] and _cells(r).any()]
+    models: dict = {}
+    maps = {}
+    if found:
+        S = np.stack([r["X"][0, nc:] for r in found])
+        ok = np.array([understood(r) for r in found])
+        models["sheet"] = cal.fit_logistic(S, ok, C=C_sheet)
+        lost = [r["right"][_cells(r)] for r in found if not understood(r)]
+        models["sheet"]["chance"] = round(float(np.concatenate(lost).mean()) if lost else 0.0, 4)
+    for path in ("legend", "learned"):
+        rows = [r for r in found if r["path"] == path and understood(r)]
+        if not rows:
             continue
-        raw, conf, ok = data.setdefault(r.read_path, ([], [], []))
-        for a in range(11):
-            for b in range(11):
-                if p.grid[a][b] in FIXED or r.raw_confidence is None or np.isnan(r.raw_confidence[a, b]):
-                    continue
-                raw.append(float(r.raw_confidence[a, b]))
-                conf.append(float(r.confidence[a][b]))
-                ok.append(r.grid[a][b] == p.grid[a][b])
-    return data
+        X = np.concatenate([r["X"][_cells(r)] for r in rows])
+        y = np.concatenate([r["right"][_cells(r)] for r in rows])
+        f = np.concatenate([r["filled"][_cells(r)] for r in rows])
+        for filled in (True, False):
+            sel = f == filled
+            if sel.sum() >= 20:
+                models[cal.model_key(path, filled)] = cal.fit_logistic(X[sel], y[sel], C=C)
+        raw = 1 / (1 + np.exp(-X[:, 0]))
+        if len(raw) > 50:
+            maps[path] = cal.fit_isotonic(raw, y)
+    return {"models": models, "maps": maps}
+
+
+def confidences(rec: dict, models: dict | None) -> np.ndarray:
+    """The confidences a reader with `models` gives this photo's cells (None: as they were read)."""
+    if models is None:
+        return rec["conf"]
+    nc = len(cal.CELL_FEATURES)
+    ev = cal.Evidence(rec["X"][:, :nc].reshape(11, 11, -1), rec["X"][0, nc:], rec["use"].reshape(11, 11),
+                      rec["filled"].reshape(11, 11), rec["path"])
+    p = cal.probability(ev, models)
+    out = rec["conf"].copy()
+    if p is None:
+        return out
+    p = p.ravel()
+    ok = rec["use"] & ~np.isnan(p)
+    out[ok] = np.minimum(p[ok], rec["cap"][ok])
+    out[~rec["use"]] = cal.sheet_probability(ev, models)  # printed cells (no cell is named by a player here)
+    return out
+
+
+def figures(records: list[dict], models: dict | None) -> dict:
+    found = [r for r in records if r["found"]]
+    photos = [(confidences(r, models)[r["drawable"]], r["right"][r["drawable"]]) for r in found]
+    fig = cal.review_figures(photos)
+    conf = np.concatenate([c for c, _ in photos]) if photos else np.zeros(0)
+    ok = np.concatenate([o for _, o in photos]) if photos else np.zeros(0, bool)
+    fig.update(all_photos=len(records), accuracy=100 * ok.mean() if len(ok) else 0.0,
+               ece=cal.expected_calibration_error(conf, ok), reliability=cal.reliability(conf, ok))
+    return fig
+
+
+def report(name: str, fig: dict) -> str:
+    lines = [f"{name}: {fig['photos']} of {fig['all_photos']} photos read, {fig['cells']} cells, "
+             f"{fig['accuracy']:.1f} % right, ECE {fig['ece']:.3f}; silent {fig['silent']} "
+             f"({fig['silent_pct_cells']:.1f} % of cells, {fig['silent_pct_wrong']:.1f} % of {fig['wrong']} wrong); "
+             f"flagged {fig['flagged']}; right after review {fig['review']} ({fig['review_pct']:.0f} % of read, "
+             f"{100 * fig['review'] / max(fig['all_photos'], 1):.0f} % of all)"]
+    for b in fig["reliability"]:
+        share = f"{100 * b['share_right']:.1f} %" if b["share_right"] is not None else "-"
+        mean = f"{b['mean_confidence']:.2f}" if b["mean_confidence"] is not None else "-"
+        lines.append(f"    [{b['lo']:.2f}, {b['hi']:.2f})  cells {b['cells']:>6}  mean conf {mean:>5}"
+                     f"  right {share:>8}")
+    return "\n".join(lines)
+
+
+def save(records: list[dict], path: Path) -> None:
+    arr = np.empty(len(records), dtype=object)
+    arr[:] = records
+    np.save(path, arr, allow_pickle=True)
+
+
+def load(path: Path) -> list[dict]:
+    return list(np.load(path, allow_pickle=True))
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", type=int, default=20, help="styles to cycle through (each gives 2-3 photos)")
-    ap.add_argument("--check", action="store_true", help="held-out reliability check instead of fitting")
-    ap.add_argument("--out", default=str(TABLE_PATH))
-    ap.add_argument("--cache", help="keep the collected (raw, confidence, right) cells in this JSON file")
+    ap.add_argument("--pg2-fit", type=int, default=12, help="photogen2 fit photos per kind × difficulty")
+    ap.add_argument("--pg2-check", type=int, default=8, help="photogen2 check photos per kind × difficulty")
+    ap.add_argument("--syn-fit", type=int, default=80, help="synthphoto fit photos")
+    ap.add_argument("--syn-check", type=int, default=40, help="synthphoto check photos")
+    ap.add_argument("--C", type=float, default=0.3, help="inverse L2 strength of the logistic fits")
+    ap.add_argument("--procs", type=int, default=2)
+    ap.add_argument("--quick", action="store_true", help="a handful of photos (CI smoke run; writes nothing)")
+    ap.add_argument("--check-only", action="store_true", help="only the check figures of the shipped model")
+    ap.add_argument("--out", default=str(cal.TABLE_PATH))
+    ap.add_argument("--photo-cache", default=str(ROOT / ".calib-cache"), help="generated photogen2 photos ('' = none)")
+    ap.add_argument("--records", help="a folder: keep/reuse each set's collected records here (re-fit without "
+                    "re-reading)")
     args = ap.parse_args(argv)
-    if not args.check:
-        cache = Path(args.cache) if args.cache else None
-        if cache and cache.exists():
-            data = {k: tuple(v) for k, v in json.loads(cache.read_text()).items()}
-        else:
-            data = collect(200_000, args.n)
-            if cache:
-                cache.write_text(json.dumps(data))
-        maps = {path: fit_isotonic(np.array(raw), np.array(ok)) for path, (raw, _, ok) in data.items() if len(raw) > 50}
-        Path(args.out).write_text(json.dumps({"fitted_on": f"synthetic development seeds 200000.., {args.n} per kind",
-                                              "maps": maps}, indent=1) + "\n")
-        for path, (raw, _, ok) in data.items():
-            print(f"{path}: {len(raw)} cells, {np.mean(ok):.2%} right")
-        print(f"wrote {args.out}")
+    if args.quick:
+        args.pg2_fit, args.pg2_check, args.syn_fit, args.syn_check = 0, 0, 3, 2
+    for n, start, end in ((args.pg2_fit, PG2_FIT, PG2_CHECK), (args.pg2_check, PG2_CHECK, PG2_END),
+                          (args.syn_fit, SYN_FIT, SYN_CHECK), (args.syn_check, SYN_CHECK, SYN_END)):
+        if start + n > end:
+            raise SystemExit(f"seeds {start}..{start + n} leave their development range (< {end})")
+    cache = Path(args.photo_cache) if args.photo_cache else None
+    sets = {"photogen2 fit": pg2_jobs(PG2_FIT, args.pg2_fit), "photogen2 check": pg2_jobs(PG2_CHECK, args.pg2_check),
+            "synthphoto fit": syn_jobs(SYN_FIT, args.syn_fit), "synthphoto check": syn_jobs(SYN_CHECK, args.syn_check)}
+    if args.check_only:
+        sets = {k: v for k, v in sets.items() if "check" in k}
+    t0 = time.perf_counter()
+    rec_dir = Path(args.records) if args.records else None
+    records = {}
+    for name, jobs in sets.items():
+        keep = rec_dir / (name.replace(" ", "-") + ".npy") if rec_dir else None
+        if keep is not None and keep.exists():
+            records[name] = load(keep)
+            continue
+        records[name] = collect(jobs, cache, args.procs, name) if jobs else []
+        if keep is not None:
+            rec_dir.mkdir(parents=True, exist_ok=True)
+            save(records[name], keep)
+    t_read = time.perf_counter() - t0
+    check = {k: v for k, v in records.items() if "check" in k}
+    out = []
+    if args.check_only:
+        for name, recs in check.items():
+            out.append(report(f"{name}, shipped model", figures(recs, None)))
+        print("\n".join(out))
         return 0
-    data = collect(1_000_000, args.n)
-    failed = False
-    for path, (_, conf, ok) in data.items():
-        conf_a, ok_a = np.array(conf), np.array(ok, bool)
-        sure = conf_a >= 0.7
-        silent = int((sure & ~ok_a).sum())
-        wrong = int((~ok_a).sum())
-        print(f"{path}: {len(ok_a)} cells, {ok_a.mean():.2%} right, silent {silent}/{wrong}")
-        for b in reliability(conf_a, ok_a):
-            share = f"{b['share_right']:.1%}" if b["share_right"] is not None else "-"
-            print(f"  [{b['lo']:.2f}, {b['hi']:.2f})  {b['cells']:>6}  {share:>7}")
-        if sure.any() and ok_a[sure].mean() < 0.7:
-            failed = True
-        if wrong and silent > max(0.1 * wrong, 0.005 * len(ok_a)):
-            failed = True
-    if failed:
-        print("calibration check failed: confident cells are wrong too often", file=sys.stderr)
-    return 1 if failed else 0
+    fitted = fit(records.get("photogen2 fit", []) + records.get("synthphoto fit", []), args.C)
+    for name, recs in check.items():
+        if recs:
+            out.append(report(f"{name}, before (as read)", figures(recs, None)))
+            out.append(report(f"{name}, after (new fit)", figures(recs, fitted["models"])))
+    both = [r for recs in check.values() for r in recs]
+    if both:
+        out.append(report("both check sets, after", figures(both, fitted["models"])))
+    n_fit = sum(len(records.get(k, [])) for k in ("photogen2 fit", "synthphoto fit"))
+    print("\n".join(out))
+    print(f"{sum(len(v) for v in records.values())} photos ({n_fit} for the fit), read or loaded in {t_read:.0f} s")
+    for key, m in sorted(fitted["models"].items()):
+        print(f"  model {key}: {m['cells']} cells, {100 * m['right']:.1f} % right")
+    if args.quick:
+        print("quick run: nothing written")
+        return 0
+    doc = {"fitted_on": (f"photogen2 dev seeds {PG2_FIT}.. ({args.pg2_fit} per kind x difficulty), synthphoto dev "
+                         f"seeds {SYN_FIT}.. ({args.syn_fit} photos); checked on photogen2 {PG2_CHECK}.. and "
+                         f"synthphoto {SYN_CHECK}.."),
+           "command": "python scripts/calibrate.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+           "features": [*cal.CELL_FEATURES, *cal.SHEET_FEATURES], **fitted}
+    Path(args.out).write_text(json.dumps(doc, indent=None, separators=(",", ":")) + "\n")
+    print(f"wrote {args.out} ({os.path.getsize(args.out) / 1024:.1f} kB)")
+    return 0
 
 
 if __name__ == "__main__":

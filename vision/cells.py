@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
-from vision import symbols
-from vision.calibrate import DOMINANT_CAP, calibrated, dominant_terrain
+from vision import calibrate, symbols
+from vision.calibrate import DOMINANT_CAP, dominant_terrain
 from vision.classify import classify_cells
 from vision.features import CellArrays, box_region, cell_arrays, planes
 from vision.geometry import Canon, printed_cells, ruins_cells
@@ -70,7 +70,8 @@ class CellReading:
     warnings: list[Note]
     groups: list[GroupInfo] = field(default_factory=list)
     path: str = "learned"  # "legend" or "learned"
-    raw: np.ndarray | None = None  # 11×11 scores before calibration (scripts/calibrate.py fits on these)
+    raw: np.ndarray | None = None  # 11×11 scores before calibration
+    evidence: calibrate.Evidence | None = None  # what the calibrator saw (scripts/calibrate.py fits on it)
 
 
 def _boxes(canon: Canon, offsets, cells) -> dict:
@@ -126,8 +127,13 @@ def usable_legend(leg: CellArrays, names: list[str], grid_mass_ref: float) -> tu
 
 
 def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | None = None, move_box=None,
-               method: str = "markers", names: dict[int, str] | None = None) -> CellReading:
-    """Read all 121 cells. `names` (group id → terrain) are the player's taps from an earlier reading."""
+               method: str = "markers", names: dict[int, str] | None = None,
+               context: dict[str, float] | None = None) -> CellReading:
+    """Read all 121 cells. `names` (group id → terrain) are the player's taps from an earlier reading.
+
+    `context` carries what earlier stages know about the whole sheet (how it was found, blur, grid fit; the
+    `vision.calibrate.SHEET_FEATURES` it names) for the calibrated confidence.
+    """
     names = dict(names or {})
     printed = printed_cells(side)
     ruins = ruins_cells(side)
@@ -144,6 +150,8 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
     own_glyph = method == "markers"
     a = cell_arrays(p, boxes, ruins, own_glyph)
     warnings: list[Note] = []
+    p_fill = fill_probability(a, ruins, own_glyph)
+    sym = symbols.predict(a.shape) if symbols.available() else None
 
     legend = None
     if method == "markers":
@@ -154,6 +162,10 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
     for (r, c), t in printed.items():
         grid[r][c] = t
     conf = np.ones((GRID_SIZE, GRID_SIZE), np.float32)
+    capped = np.zeros((GRID_SIZE, GRID_SIZE), bool)
+    second = [["empty"] * GRID_SIZE for _ in range(GRID_SIZE)]  # a second reader's terrain per cell
+    member_of: dict[int, tuple[Group, int, int]] = {}
+    torn_cells = 0
 
     if legend is not None:
         path = "legend"
@@ -163,7 +175,7 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
         filled = [k for k, (r, c) in enumerate(a.cells) if cls.grid[r][c] != "empty"]
         groups = make_groups(a, filled)
         infos = []
-        for g in groups:
+        for gk, g in enumerate(groups):
             votes: dict[str, float] = {}
             for r, c in g.cells:
                 votes[cls.grid[r][c]] = votes.get(cls.grid[r][c], 0.0) + float(cls.confidence[r, c]) + 0.05
@@ -173,50 +185,49 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
                 infos.append(GroupInfo(g.id, g.cells, g.example, names[g.id], 1.0, "given"))
             else:
                 infos.append(GroupInfo(g.id, g.cells, g.example, best, share, "legend"))
-        for (r, c) in cells:
+            for j, row in enumerate(g.rows):
+                member_of[row] = (g, gk, j)
+        for k, (r, c) in enumerate(a.cells):
             grid[r][c] = cls.grid[r][c]
             conf[r, c] = cls.confidence[r, c]
+            # The second reader on this path: the group's majority for drawn cells, the feature stage's fill test.
+            second[r][c] = infos[member_of[k][1]].name if k in member_of else (
+                "drawn" if p_fill[k] >= 0.5 else "empty")
         # A legend that disagrees with the map: cells drawn alike but matched to different legend squares.
         torn = [gi for gi in infos if gi.source == "legend" and gi.confidence < LEGEND_AGREEMENT and len(gi.cells) > 1]
         if torn:
             for gi in torn:
                 for r, c in gi.cells:
                     conf[r, c] = min(float(conf[r, c]), DOMINANT_CAP)
-            warnings.append(Note.of("legend_disagrees", n=sum(len(gi.cells) for gi in torn)))
+                    capped[r, c] = True
+            torn_cells = sum(len(gi.cells) for gi in torn)
+            warnings.append(Note.of("legend_disagrees", n=torn_cells))
         for gi in infos:
             if gi.source == "given":
                 for r, c in gi.cells:
                     grid[r][c], conf[r, c] = gi.name, max(float(conf[r, c]), 0.95)
         raw = conf.copy()
-        cal = calibrated(raw, path)
-        for (r, c) in cells:
-            conf[r, c] = cal[r, c] if grid[r][c] == "empty" or not _given(infos, (r, c)) else raw[r, c]
     else:
         path = "learned"
         if method == "markers":
             warnings.append(Note.of("legend_empty"))
-        p_fill = fill_probability(a, ruins, own_glyph)
         filled = [k for k in range(len(a.cells)) if p_fill[k] >= 0.5]
         groups = make_groups(a, filled)
-        sym = symbols.predict(a.shape) if symbols.available() else None
         sym_ink = symbols.predict(a.shape_ink) if symbols.available() else None
         # The typical palette (then the sheet's own colours) read cell by cell: votes for the colour groups.
         pal = classify_cells(norm, canon, side, offsets, move_box, use_legend=False)
         votes = np.zeros((len(a.cells), len(DRAWABLE)))
         for k, (r, c) in enumerate(a.cells):
+            second[r][c] = pal.grid[r][c]
             if pal.grid[r][c] in DRAWABLE:
                 votes[k, DRAWABLE.index(pal.grid[r][c])] = 0.2 + float(pal.confidence[r, c])
         naming = name_groups(a, groups, symbol_probs=sym, given=names, palette_votes=votes, ink_symbol_probs=sym_ink)
         infos = []
-        member_of: dict[int, tuple[Group, int, int]] = {}
         taught = _taught_by_neighbours(a, groups, naming, names)
         for k, g in enumerate(groups):
             if k in taught:
                 infos.append(GroupInfo(g.id, g.cells, g.example, taught[k], TAUGHT_CONFIDENCE, "taught"))
-                for j, row in enumerate(g.rows):
-                    member_of[row] = (g, k, j)
-                continue
-            if names.get(g.id) == "empty":  # the player says this group is no drawing (a smudge, a dot)
+            elif names.get(g.id) == "empty":  # the player says this group is no drawing (a smudge, a dot)
                 infos.append(GroupInfo(g.id, g.cells, g.example, "empty", 1.0, "given"))
             else:
                 infos.append(GroupInfo(g.id, g.cells, g.example, naming.name(k), naming.confidence(k),
@@ -235,10 +246,7 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
             if not own_glyph and (r, c) in ruins and (0.05 < p_fill[k] < 0.95 or (
                     k in member_of and infos[member_of[k][1]].source != "colour")):
                 raw[r, c] = min(raw[r, c], FOREIGN_RUINS_CAP)
-        cal = calibrated(raw, path)
-        for k, (r, c) in enumerate(a.cells):
-            given = k in member_of and infos[member_of[k][1]].source == "given"
-            conf[r, c] = raw[r, c] if given else cal[r, c]
+                capped[r, c] = True
         kinds = {i.source for i in infos}
         style = "symbols" if kinds <= {"symbol", "given", "none"} and infos else (
             "colour" if kinds <= {"colour", "given"} else "mixed")
@@ -247,15 +255,112 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
     dom = dominant_terrain([grid[r][c] for r, c in cells])
     if dom is not None:
         for r, c in cells:
-            if grid[r][c] == dom and not _given(infos, (r, c)):
-                conf[r, c] = min(conf[r, c], DOMINANT_CAP)
-    if path == "learned":
-        _glare(p, boxes, grid, conf, warnings, printed)
+            if grid[r][c] == dom:
+                capped[r, c] = True
+    keep = {rc for gi in infos if gi.source in ("given", "taught") for rc in gi.cells}  # the player's names
+    empty = {k for k in boxes if grid[k[0]][k[1]] == "empty"}
+    ratio = outline_ratios(p.ink, _full_boxes(boxes), empty, p.origin, p.full_shape)
+    ev = _evidence(a, raw, p_fill, sym, grid, second, member_of, infos, ratio, capped, keep, ruins, style, path,
+                   torn_cells, 0 if legend is None else len(legend[1]), context or {})
+    ev.cap = glare_caps(ratio, boxes, warnings if path == "learned" else [])  # the legend path warned already
+    prob = calibrate.probability(ev)
+    if prob is None:  # no fitted model for this path: the monotone map of the raw score
+        prob = calibrate.calibrated(raw, path)
+        if dom is not None:
+            prob = np.where(capped, np.minimum(prob, DOMINANT_CAP), prob)
+    for r, c in cells:
+        if (r, c) in keep:
+            conf[r, c] = raw[r, c] if path == "learned" else conf[r, c]
+        else:
+            conf[r, c] = min(float(prob[r, c]), float(ev.cap[r, c]))
+    # A printed cell is right exactly when the sheet was found the right way up and as the right side.
+    sheet_p = calibrate.sheet_probability(ev, calibrate.models())
+    for r, c in printed:
+        conf[r, c] = sheet_p
     raw_out = np.asarray(raw, np.float32).copy()
-    for (r, c) in cells:
-        if _given(infos, (r, c)):
-            raw_out[r, c] = np.nan  # named by the player: not part of the calibration
-    return CellReading(grid, conf, style, warnings, infos, path, raw_out)
+    for rc in keep:
+        raw_out[rc] = np.nan  # named by the player: not part of the calibration
+    return CellReading(grid, conf, style, warnings, infos, path, raw_out, ev)
+
+
+def _full_boxes(boxes: dict) -> dict:
+    """Boxes for all 121 cells (printed cells borrow any box: their outline ratio is never used)."""
+    spare = next(iter(boxes.values()))
+    return {(r, c): boxes.get((r, c), spare) for r in range(GRID_SIZE) for c in range(GRID_SIZE)}
+
+
+def _evidence(a: CellArrays, raw, p_fill, sym, grid, second, member_of, infos, ratio, capped, keep, ruins,
+              style: str, path: str, torn_cells: int, legend_squares: int, context: dict) -> calibrate.Evidence:
+    """The calibrator's view of the sheet: per-cell evidence and the sheet's sanity signals."""
+    F = {n: i for i, n in enumerate(calibrate.CELL_FEATURES)}
+    X = np.zeros((GRID_SIZE, GRID_SIZE, len(F)))
+    use = np.zeros((GRID_SIZE, GRID_SIZE), bool)
+    filled = np.zeros((GRID_SIZE, GRID_SIZE), bool)
+    n_filled = n_groups = singletons = sure = sym_n = sym_bad = pal_bad = 0
+    raw_sum = 0.0
+    seen_groups = set()
+    counts: dict[str, int] = {}
+    for k, (r, c) in enumerate(a.cells):
+        t = grid[r][c]
+        x = X[r, c]
+        x[F["raw_logit"]] = calibrate.logit(raw[r, c])
+        x[F["fill_logit"]] = calibrate.logit(p_fill[k])
+        x[F["ruins"]] = (r, c) in ruins
+        x[F["glare"]] = float(np.clip(1.0 - ratio[r, c], 0, 1))
+        x[F["log_mass"]] = np.log(float(a.mass[k]) + 0.003)
+        x[F["capped"]] = capped[r, c]
+        use[r, c] = (r, c) not in keep
+        if not use[r, c]:  # named by the player: says nothing about how well the reader understood the sheet
+            continue
+        if t == "empty":
+            x[F["agree"]] = second[r][c] == "empty"
+            continue
+        filled[r, c] = True
+        n_filled += 1
+        counts[t] = counts.get(t, 0) + 1
+        raw_sum += float(raw[r, c])
+        sure += raw[r, c] >= calibrate.DOUBT
+        x[F["agree"]] = second[r][c] == t
+        pal_bad += second[r][c] != t
+        if k in member_of:
+            g, gk, j = member_of[k]
+            gi = infos[gk]
+            x[F["group_logit"]] = calibrate.logit(gi.confidence)
+            x[F["cohesion"]] = float(g.cohesion[j]) if len(g.rows) > 1 else 0.0
+            x[F["group_log_size"]] = np.log1p(len(g.rows))
+            x[F["singleton"]] = len(g.rows) == 1
+            singletons += len(g.rows) == 1
+            src = {"legend": "src_legend", "colour": "src_colour", "symbol": "src_symbol"}.get(gi.source, "src_none")
+            x[F[src]] = 1.0
+            if gk not in seen_groups:
+                seen_groups.add(gk)
+                n_groups += 1
+        if sym is not None and a.stroke[k] > 0.02 and t in DRAWABLE:
+            x[F["sym_has"]] = 1.0
+            x[F["sym_p"]] = float(sym[k, DRAWABLE.index(t)])
+            x[F["sym_top"]] = float(sym[k].max())
+            sym_n += 1
+            sym_bad += DRAWABLE[int(np.argmax(sym[k]))] != t
+    S = {n: i for i, n in enumerate(calibrate.SHEET_FEATURES)}
+    s = np.zeros(len(S))
+    nf = max(n_filled, 1)
+    s[S["dominant_share"]] = max(counts.values()) / nf if counts else 0.0
+    s[S["filled_share"]] = n_filled / max(len(a.cells), 1)
+    s[S["groups_per_cell"]] = n_groups / nf
+    s[S["singleton_share"]] = singletons / nf
+    s[S["sure_share"]] = sure / nf if n_filled else 1.0
+    s[S["mean_raw"]] = raw_sum / nf if n_filled else 1.0
+    s[S["torn_share"]] = torn_cells / nf
+    s[S["glare_share"]] = float((ratio < CELL_FADED).mean())
+    s[S["style_symbols"]] = style == "symbols"
+    s[S["style_mixed"]] = style == "mixed"
+    s[S["sym_disagree"]] = sym_bad / max(sym_n, 1)
+    s[S["pal_disagree"]] = pal_bad / nf
+    s[S["legend_squares"]] = legend_squares / 5
+    for name in ("no_markers", "lattice", "markers_missing", "orientation_unsure", "grid_unmeasured", "blur_cells",
+                 "residual"):
+        s[S[name]] = float(context.get(name, 0.0))
+    return calibrate.Evidence(X, s, use, filled, path)
 
 
 def _taught_by_neighbours(a: CellArrays, groups: list[Group], naming, names: dict[int, str]) -> dict[int, str]:
@@ -285,25 +390,16 @@ def _taught_by_neighbours(a: CellArrays, groups: list[Group], naming, names: dic
     return out
 
 
-def _given(infos: list[GroupInfo], cell: tuple[int, int]) -> bool:
-    return any(i.source == "given" and cell in i.cells for i in infos)
 
-
-def _glare(p, boxes, grid, conf, warnings, printed) -> None:
-    """Cells whose printed outline faded under a highlight are capped (the legend path does this itself)."""
-    full = {}
-    for r in range(GRID_SIZE):
-        for c in range(GRID_SIZE):
-            full[(r, c)] = boxes.get((r, c)) or next(iter(boxes.values()))
-    empty = {k for k in boxes if grid[k[0]][k[1]] == "empty"}
-    ratio = outline_ratios(p.ink, full, empty, p.origin, p.full_shape)
-    cap = glare_confidence_cap(ratio)
+def glare_caps(ratio: np.ndarray, boxes, warnings: list[Note]) -> np.ndarray:
+    """11×11 highest confidence per cell under glare: washed-out cells by how faded their printed outline is,
+    their neighbours at 0.5 (a highlight's halo upsets the light estimate around it)."""
+    cap = np.minimum(glare_confidence_cap(ratio), 1.0).astype(float)
     washed = {k for k in boxes if ratio[k] < CELL_FADED}
-    for k in boxes:
-        conf[k] = min(conf[k], cap[k])
     halo = {(r + dr, c + dc) for r, c in washed for dr in (-1, 0, 1) for dc in (-1, 0, 1)} - washed
     for k in halo:
         if k in boxes:
-            conf[k] = min(conf[k], 0.5)
+            cap[k] = min(cap[k], 0.5)
     if washed:
         warnings.append(Note.of("glare", n=len(washed)))
+    return cap

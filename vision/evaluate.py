@@ -134,7 +134,7 @@ def summary(scores: list[PhotoScore]) -> dict:
     right = sum(s.right for s in found)
     wrong = cells - right
     silent = sum(s.silent for s in found)
-    from vision.calibrate import reliability
+    from vision.calibrate import expected_calibration_error, reliability
 
     conf = np.concatenate([s.conf for s in found]) if found else np.zeros(0)
     ok = np.concatenate([s.ok for s in found]) if found else np.zeros(0, bool)
@@ -155,6 +155,7 @@ def summary(scores: list[PhotoScore]) -> dict:
         "accuracy_after_taps": (sum(s.right_after_taps for s in after) / sum(s.drawable for s in after)
                                 if after else None),
         "reliability": reliability(conf, ok) if len(conf) else [],
+        "calibration_error": expected_calibration_error(conf, ok) if len(conf) else None,
         "errors": sorted({s.error for s in scores if s.error}),
     }
 
@@ -175,7 +176,8 @@ def table(rows: list[tuple[str, dict]]) -> str:
     for name, s in rows:
         if not s["reliability"]:
             continue
-        lines.append(f"reliability, {name}: confidence bin → cells, share right")
+        ece = f" (calibration error {s['calibration_error']:.3f})" if s.get("calibration_error") is not None else ""
+        lines.append(f"reliability, {name}: confidence bin → cells, share right{ece}")
         for b in s["reliability"]:
             share = f"{100 * b['share_right']:.1f}%" if b["share_right"] is not None else "-"
             lines.append(f"  [{b['lo']:.2f}, {b['hi']:.2f})  {b['cells']:>6}  {share:>7}")

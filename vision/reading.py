@@ -48,7 +48,9 @@ LETTERS = {"empty": "", "forest": "F", "village": "V", "farm": "A", "water": "W"
 
 @dataclass
 class SheetReading:
-    """What the photo says. `grid[r][c]` is a terrain word; `confidence[r][c]` is 0..1 (1 for printed cells).
+    """What the photo says. `grid[r][c]` is a terrain word; `confidence[r][c]` is the probability (0..1) that
+    the cell is read right (vision.calibrate); for printed cells, that the sheet was found as the right side and
+    the right way up.
 
     `overlay` is a BGR uint8 debug image of the rectified sheet with the reading
     drawn on it (doubtful cells outlined in red); `overlay_png()` encodes it.
@@ -76,6 +78,7 @@ class SheetReading:
     cell_boxes: dict[tuple[int, int], tuple[float, float, float]] = field(default_factory=dict, repr=False)
     read_path: str = "learned"  # "legend" (our sheet's drawn legend) or "learned" (groups named from priors)
     raw_confidence: np.ndarray | None = field(default=None, repr=False)  # before calibration (vision.calibrate)
+    evidence: object | None = field(default=None, repr=False)  # the calibrator's input (vision.calibrate.Evidence)
 
     def cell_image(self, row: int, col: int, pad: float = 0.12) -> np.ndarray | None:
         """The straightened photo of one cell with a little of its neighbours (for "Which terrain is this?")."""
@@ -272,6 +275,15 @@ def locate(image: np.ndarray, gray: np.ndarray, side: str | None) -> SheetLocati
     raise PhotoError("no_sheet", "no corner markers and no grid found")
 
 
+def sheet_context(loc: SheetLocation, grid_measured: bool, blur_cells: float) -> dict[str, float]:
+    """How the sheet was found, for the calibrated confidence (vision.calibrate.SHEET_FEATURES)."""
+    markers = loc.method == "markers"
+    return {"no_markers": float(not markers), "lattice": float(loc.cell_centres is not None),
+            "markers_missing": float(4 - len(loc.markers)) if markers else 0.0,
+            "orientation_unsure": float(loc.orientation_unsure), "grid_unmeasured": float(not grid_measured),
+            "blur_cells": float(blur_cells), "residual": float(np.log1p(max(loc.residual_px, 0.0)))}
+
+
 def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, overlay: bool = True,
                names: dict[int, str] | None = None) -> SheetReading:
     """Read a photo (bytes or a path) of a map sheet into a `SheetReading`.
@@ -318,7 +330,8 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     warp = fit_grid(ink, canon) if loc.cell_centres is None else warp_from_centres(canon, loc.homography,
                                                                                       loc.cell_centres)
     offsets = cell_offsets(warp)
-    cls = read_cells(norm, canon, loc.side, offsets, warp.box, loc.method, names)
+    cls = read_cells(norm, canon, loc.side, offsets, warp.box, loc.method, names,
+                     context=sheet_context(loc, warp.measured, blur / canon.cell_px))
     printed = printed_cells(loc.side)  # Heroes marks: mountains and wastelands are never destroyed
     markable = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)
                 if printed.get((r, c)) not in ("mountain", "wasteland")]
@@ -356,5 +369,6 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
         sheet_image=canon_img,
         read_path=cls.path,
         raw_confidence=cls.raw,
+        evidence=cls.evidence,
         cell_boxes={(r, c): _box(canon, offsets, r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)},
     )
