@@ -40,7 +40,7 @@ def cell_rows(p, reading) -> list[tuple[tuple[int, int], str, float, np.ndarray]
     norm = normalise_light(reading.sheet_image, canon, reading.side)
     boxes = {k: v for k, v in reading.cell_boxes.items() if p.grid[k[0]][k[1]] not in ("mountain", "wasteland")}
     strength, feats = cell_measures(whiten(norm, grid_paper(norm, boxes)), boxes)
-    return [(k, p.grid[k[0]][k[1]], strength[k], feats[k]) for k in boxes]
+    return [(k, p.grid[k[0]][k[1]], strength[k][0], feats[k]) for k in boxes]
 
 
 def run(split: str, n: int) -> dict:

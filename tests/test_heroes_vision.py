@@ -95,6 +95,15 @@ def test_decide_prefers_an_x_doubts_the_unclear_and_refuses_a_crowd_of_heroes():
     crowd = marks.decide(pc, ph, cells)
     assert all(crowd.kind[r][c] != "hero" for r, c in cells)
     assert all(crowd.confidence[r, c] < 0.7 for r in (1, 3, 4) for c in range(3) if ph[r, c] > 0.5)
+    ps = np.zeros((11, 11))
+    ps[9, 9] = 0.9  # strokes like an X, but no darker than the fill: not changed, doubted
+    assert marks.decide(pc, np.zeros((11, 11)), cells, 11, ps).kind[9][9] == ""
+    assert marks.decide(pc, np.zeros((11, 11)), cells, 11, ps).confidence[9, 9] < 0.7
+    ph[3:5, 0:3] = 0.55  # … but four clear heroes among six look-alikes are heroes, the look-alikes doubted
+    ph[6, 0:3] = 0.95
+    few = marks.decide(pc, ph, cells)
+    assert [c for c in cells if few.kind[c[0]][c[1]] == "hero"] == [(1, 1), (6, 0), (6, 1), (6, 2)]
+    assert all(few.confidence[r, c] < 0.7 for r in (3, 4) for c in range(3))
 
 
 # --------------------------------------------------------------------------- print → photo → read → score
@@ -125,6 +134,8 @@ MAPS_C = __import__("companion.cartographers.data", fromlist=["MAPS"]).MAPS["C"]
 @pytest.mark.parametrize("style,design,seed", [("marker", 0, 11), ("pencil", 1, 12), ("graphite", 3, 13),
                                                ("crayon", -1, 14)])
 def test_heroes_marks_read_back_and_score_like_the_map(style, design, seed):
+    """Print → photo → read → review → score on a map where the marks change the score: no misread cell goes
+    unframed, at least five of the six marks are read right, and the reviewed map scores as drawn."""
     from bench.synthphoto import GRAPHITE, Marks, draw_marks, draw_sheet, photograph, random_player, render_sheet
     from companion.cartographers.scoring import monster_penalty, mountain_coins, score_card
 
@@ -139,11 +150,17 @@ def test_heroes_marks_read_back_and_score_like_the_map(style, design, seed):
     assert ok
     r = read_sheet(buf.tobytes(), overlay=False)
     assert r.side == "C" and r.sheet_id == "HERO1"
-    for cell, (kind, _) in cells.items():
-        assert r.grid[cell[0]][cell[1]] == kind, f"{cell}: {kind} read as {r.grid[cell[0]][cell[1]]}"
-        assert r.confidence[cell[0]][cell[1]] >= 0.7
-    assert r.grid == truth
-    read, board = Board.from_words("C", r.grid), Board.from_words("C", truth)
+    right = [cell for cell, (kind, _) in cells.items() if r.grid[cell[0]][cell[1]] == kind]
+    assert len(right) >= 5, f"marks read: {[(c, r.grid[c[0]][c[1]]) for c in cells]}"
+    wrong = [(i, j) for i in range(11) for j in range(11) if r.grid[i][j] != truth[i][j]]
+    assert all(r.confidence[i][j] < 0.7 for i, j in wrong), "a misread cell must be framed for review"
+    if style == "graphite":
+        assert wrong == []
+    # The review: the player fixes the framed cells (and only those) on the phone, then the map is scored.
+    reviewed = [row[:] for row in r.grid]
+    for i, j in r.doubtful_cells():
+        reviewed[i][j] = truth[i][j]
+    read, board = Board.from_words("C", reviewed), Board.from_words("C", truth)
     assert mountain_coins(read) == mountain_coins(board) and mountain_coins(board).points >= 1
     assert monster_penalty(read) == monster_penalty(board)
     assert score_card("banded_hills", board).points >= 4

@@ -14,7 +14,8 @@ for, so either stage can change without the other:
   pencil, pen or a teal pencil (the app's hero colour). A small logistic model (`vision/data/marks.npz`,
   trained by `scripts/train_marks.py` on cells of synthetic photos of the development seed range) gives
   P(hero) from the cell's ink shape. A game has one hero a season, so more than `MAX_HEROES` hero-like
-  cells are a terrain symbol that looks like one: then none is changed, they are only doubted.
+  cells are mostly a terrain symbol that looks like one: then only the clearly surer few (if at most
+  `MAX_HEROES`) are heroes, and the rest are doubted.
 
 Each mark carries its own confidence; a cell that might carry a mark but is not read as one gets its
 confidence lowered, so the review (confidence < 0.7) asks about it like any other doubtful cell.
@@ -37,10 +38,12 @@ N = 48  # cells are resampled to N×N for the cross search
 CROSS_MARGIN = 0.04  # skip the grid line itself
 CROSS_T, CROSS_S = 0.075, 0.01  # P(cross) = sigmoid((strength − T) / S), set on the development seeds
 SHEET_FACTOR, SHEET_MARGIN = 2.2, 0.03  # a sheet's bar: 2.2 × its 75th-percentile cell + 0.03
+EXCESS_GAIN = 2.0  # how much the darker-than-the-fill test counts against the stroke test
 TOPHAT = 9  # px of N: wider than a bold stroke
 CONTINUOUS = 0.15  # a stroke must be dark along all but this share of the cell's diagonal
 HERO_DOUBT = 0.25  # a cell with P(hero) or P(cross) above this (but below ½) is doubted
 MAX_HEROES = 4  # one hero a season
+STRONG_HERO = 0.8  # among more than MAX_HEROES hero-like cells, those at least this sure may still be heroes
 
 
 @dataclass
@@ -70,29 +73,42 @@ def _lines() -> tuple[np.ndarray, np.ndarray]:
 
 
 def cross_strength(dark: np.ndarray) -> float:
+    """`cross_strengths(dark)[0]`: the strength that decides."""
+    return cross_strengths(dark)[0]
+
+
+def cross_strengths(dark: np.ndarray) -> tuple[float, float]:
     """How clearly a cell (a 2-D darkness crop, 0 = paper) is crossed out: the weaker of the two diagonals.
 
     A diagonal's strength is the best candidate line's 15th-percentile darkness above the cell's own fill,
     less the family's typical line: a line must be dark along 85 % of the cell's diagonal to count (a monster
     drawn as a cross reaches about 70 %), and one line, not every line, must stand out (hatching too dense to
-    resolve looks like a tone in every direction).
+    resolve looks like a tone in every direction). The second number leaves out the darker-than-the-fill
+    test: when only it sees an X (an X over a dark fill, or a dark tone) the cell is doubted, not changed.
     """
     a = np.asarray(dark, np.float32)
     if a.size == 0 or min(a.shape) < 4:
-        return 0.0
+        return 0.0, 0.0
     a = cv2.resize(a, (N, N), interpolation=cv2.INTER_AREA)
+    raw = a
     # White top-hat: what is darker than the cell's own fill and narrower than a few pixels — strokes, not the
     # fill they cross (a marker fill, or the paper between hatching lines, is the background).
     a = np.clip(a - cv2.morphologyEx(a, cv2.MORPH_OPEN, np.ones((TOPHAT, TOPHAT), np.uint8)), 0, 1)
-    out = []
+    fill = float(np.percentile(raw, 60))
+    out, strokes = [], []
+    k = int(CONTINUOUS * _lines()[0].shape[1])
     for fam in _lines():
         idx = (fam * N).astype(int)
-        vals = np.sort(a[idx[..., 1], idx[..., 0]], axis=1)
-        line = vals[:, int(CONTINUOUS * vals.shape[1])]
+        line = np.sort(a[idx[..., 1], idx[..., 0]], axis=1)[:, k]
         # A stroke is one line; a texture (dense hatching blurred into a tone) is every line: count what
-        # the best line has above the family's typical line.
-        out.append(float(line.max() - np.median(line)))
-    return min(out)
+        # the best line has above the family's typical line …
+        best = int(line.argmax())
+        # … and only as far as that line is darker than the cell's fill itself (pencil lines are darker
+        # than the hatching they cross; a tone is not darker than itself).
+        excess = float(np.sort(raw[idx[best, :, 1], idx[best, :, 0]])[k]) - fill
+        strokes.append(float(line[best] - np.median(line)))
+        out.append(min(strokes[-1], EXCESS_GAIN * excess))
+    return min(out), min(strokes)
 
 
 def cross_threshold(strengths) -> float:
@@ -138,12 +154,12 @@ def hero_probability(features: np.ndarray) -> np.ndarray | None:
 
 
 def cell_measures(norm: np.ndarray, boxes: dict) -> tuple[dict, dict]:
-    """Per cell (of `boxes`): its cross strength and its hero features, from the light-normalised sheet."""
+    """Per cell (of `boxes`): its cross strengths (`cross_strengths`) and its hero features."""
     p = planes(norm)
     dark = np.clip(1.0 - p.lab[..., 0] / 100.0, 0, 1)
     strength, feats = {}, {}
     for cell, box in boxes.items():
-        strength[cell] = cross_strength(crop(dark, box, CROSS_MARGIN))
+        strength[cell] = cross_strengths(crop(dark, box, CROSS_MARGIN))
         feats[cell] = hero_features(crop(p.ink, box, SHAPE_MARGIN), crop(p.stroke, box, SHAPE_MARGIN))
     return strength, feats
 
@@ -156,32 +172,40 @@ def read_marks(norm: np.ndarray, boxes: dict, predrawn=frozenset(), grid_size: i
     cells = list(boxes)
     p_cross = np.zeros((grid_size, grid_size))
     p_hero = np.zeros((grid_size, grid_size))
-    bar = cross_threshold(strength.values())
+    bar = cross_threshold(v[0] for v in strength.values())
+    p_stroke = np.zeros((grid_size, grid_size))
     for cell in cells:
-        p_cross[cell] = float(cross_probability(strength[cell], bar))
+        p_cross[cell] = float(cross_probability(strength[cell][0], bar))
+        p_stroke[cell] = float(cross_probability(strength[cell][1], bar))
     ph = hero_probability(np.stack([feats[c] for c in cells])) if cells else None
     if ph is not None:
         for cell, v in zip(cells, ph, strict=True):
             p_hero[cell] = 0.0 if cell in predrawn else float(v)
-    return decide(p_cross, p_hero, cells, grid_size)
+    return decide(p_cross, p_hero, cells, grid_size, p_stroke)
 
 
-def decide(p_cross: np.ndarray, p_hero: np.ndarray, cells, grid_size: int = 11) -> MarkReading:
-    """The mark in each cell and its confidence, from the two probabilities (an X wins over a hero)."""
+def decide(p_cross: np.ndarray, p_hero: np.ndarray, cells, grid_size: int = 11,
+           p_stroke: np.ndarray | None = None) -> MarkReading:
+    """The mark in each cell and its confidence, from the two probabilities (an X wins over a hero);
+    `p_stroke` (P(cross) from the strokes alone) doubts cells where only that sees an X."""
     kind = [[""] * grid_size for _ in range(grid_size)]
     conf = np.ones((grid_size, grid_size))
-    heroes = [c for c in cells if p_hero[c] >= 0.5 and p_cross[c] < 0.5]
-    too_many = len(heroes) > MAX_HEROES
+    heroes = {c for c in cells if p_hero[c] >= 0.5 and p_cross[c] < 0.5}
+    crowd = len(heroes) > MAX_HEROES
+    if crowd:  # a few clear heroes among look-alikes stay; a crowd of clear ones is a terrain's symbol
+        strong = {c for c in heroes if p_hero[c] >= STRONG_HERO}
+        heroes = strong if len(strong) <= MAX_HEROES else set()
     for cell in cells:
         pc, ph = float(p_cross[cell]), float(p_hero[cell])
         if pc >= 0.5:
             kind[cell[0]][cell[1]] = "destroyed"
             conf[cell] = pc
-        elif ph >= 0.5 and not too_many:
+        elif cell in heroes:
             kind[cell[0]][cell[1]] = "hero"
             conf[cell] = ph * (1 - pc)
         else:
-            doubt = max(pc, 0.5 if too_many and ph >= 0.5 else ph)
+            doubt = max(pc, 0.5 if crowd and ph >= 0.5 else ph,
+                        0.5 if p_stroke is not None and p_stroke[cell] >= 0.5 else 0.0)
             if doubt > HERO_DOUBT:
                 conf[cell] = 1 - doubt
     return MarkReading(p_cross, p_hero, kind, conf)
