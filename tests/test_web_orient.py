@@ -10,13 +10,24 @@ import numpy as np
 import pytest
 
 from bench.synthphoto import PhotoSpec, make_photo
+from companion.cartographers.data import MAPS
 from tests.test_web_teach import post, upload
 
 
 def unsure_photo() -> bytes:
-    """The game's own pad, side A, cropped to the grid: no coin track or margin labels tell its way up."""
+    """The game's own pad, side A, cut to its grid, its mountains painted over as plain dark squares: no coin
+    track, margin labels or mountain peaks tell its way up."""
     p = make_photo(35, PhotoSpec(design="pad", style="marker", side="A", megapixels=1.5, marked=False, tilt_deg=5))
     img = cv2.imdecode(np.frombuffer(p.data, np.uint8), cv2.IMREAD_COLOR)
+    cell = float(np.median(np.linalg.norm(np.diff(p.cell_centers, axis=1), axis=2)))
+    for r, c in MAPS["A"].mountains:
+        x, y = p.cell_centers[r, c]
+        h = 0.42 * cell
+        cv2.rectangle(img, (int(x - h), int(y - h)), (int(x + h), int(y + h)), (40, 50, 70), -1)
+    centre = p.grid_corners.mean(0)
+    keep = np.zeros(img.shape[:2], np.uint8)  # paper beyond the grid's frame: no labels, no coin track
+    cv2.fillPoly(keep, [np.int32(centre + (p.grid_corners - centre) * 1.03)], 1)
+    img[keep == 0] = (235, 235, 235)
     (x0, y0), (x1, y1) = p.grid_corners.min(0), p.grid_corners.max(0)
     pad = (x1 - x0) * 0.04
     crop = img[int(max(0, y0 - pad)):int(y1 + pad), int(max(0, x0 - pad)):int(x1 + pad)]
