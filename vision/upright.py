@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
+from vision.features import hog_maps
 
 MODEL_PATH = Path(__file__).with_name("data") / "glyphs.npz"
 GLYPH_SIZE = 36  # the descriptor's square, pixels
@@ -65,26 +66,6 @@ def _square(crop: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(cv2.resize(sq, (GLYPH_SIZE, GLYPH_SIZE), interpolation=cv2.INTER_AREA), (0, 0), 0.7)
 
 
-def _hog_batch(a: np.ndarray) -> np.ndarray:
-    """`vision.features.hog_cells` of each of n equal squares (n, S, S) at once; the same numbers."""
-    n, h, w = a.shape[0], a.shape[1] // 6 * 6, a.shape[2] // 6 * 6
-    g_row = np.zeros(a.shape, np.float64)
-    g_col = np.zeros(a.shape, np.float64)
-    g_row[:, 1:-1, :] = a[:, 2:, :] - a[:, :-2, :]
-    g_col[:, :, 1:-1] = a[:, :, 2:] - a[:, :, :-2]
-    g_row, g_col = g_row[:, :h, :w], g_col[:, :h, :w]
-    mag = np.hypot(g_col, g_row).reshape(n, h // 6, 6, w // 6, 6)
-    ori = (np.rad2deg(np.arctan2(g_row, g_col)) % 180).reshape(n, h // 6, 6, w // 6, 6)
-    step = 180.0 / 9
-    hist = np.empty((n, h // 6, w // 6, 9), np.float32)
-    for i in range(9):  # nine bins, not pixels
-        hist[..., i] = (mag * ((ori < step * (i + 1)) & (ori >= step * i))).sum(axis=(2, 4)) / 36
-    eps = 1e-5
-    hist = hist / np.sqrt((hist**2).sum(-1, keepdims=True) + eps**2)
-    hist = np.minimum(hist, 0.2)
-    hist = hist / np.sqrt((hist**2).sum(-1, keepdims=True) + eps**2)
-    return hist.reshape(n, -1)
-
 
 def glyph_descriptor(crop: np.ndarray) -> np.ndarray:
     """HOG + coarse density of a glyph crop centred in a square (its aspect kept), plus its log aspect and fill."""
@@ -96,7 +77,7 @@ def glyph_descriptors(crops: list[np.ndarray]) -> np.ndarray:
     if not crops:
         return np.zeros((0, GLYPH_DIM), np.float32)
     sq = np.stack([_square(c) for c in crops])
-    hg = _hog_batch(sq)
+    hg = hog_maps(sq)
     hg = hg / np.maximum(np.linalg.norm(hg, axis=1, keepdims=True), 1e-6)
     dens = np.stack([cv2.resize(a, (8, 8), interpolation=cv2.INTER_AREA).ravel() for a in sq])
     dens = dens / np.maximum(np.linalg.norm(dens, axis=1, keepdims=True), 1e-6)
