@@ -71,3 +71,18 @@ def test_odd_formats_garbage_and_damaged_files_raise_only_photo_errors():
         ran += 1
     assert ran >= 10, f"only {ran} cases in {BUDGET_S:.0f} s"
     assert {"not_an_image", "corrupt_image"} & set(outcomes), outcomes
+
+
+
+def test_markers_of_the_other_side_only_are_a_photo_error():
+    """Bench fuzz case 5509 (the bench's own base photos, so run as the bench runs it): the side was given, every
+    marker read belonged to the other side, and the partial-marker diagnosis got nothing (ValueError). Now it is
+    `unknown_side`."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-m", "bench.bench_fuzz", "--case", "5509"], cwd=root, text=True,
+                         capture_output=True, timeout=300, env={**__import__("os").environ, "PYTHONPATH": str(root)})
+    assert "'unknown_side'" in out.stdout, out.stdout + out.stderr

@@ -142,7 +142,10 @@ def locate_by_markers(gray: np.ndarray, side_hint: str | None = None, paper: str
         side = side_hint
     if side_hint is not None and side_hint != side:
         warnings.append(Note.of("side_from_markers", side=side, hint=side_hint))
+    seen = sorted(found)
     found = {k: v for k, v in found.items() if ID_SIDE[k] == side}
+    if not found:  # every marker read belongs to the other side than the one chosen (fuzz case 5509)
+        raise PhotoError("unknown_side", f"markers {seen} do not belong to side {side}")
     layout = sheet_layout(side, paper)
     if len(found) < 3:
         raise _diagnose_partial(found, layout, gray.shape)
