@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -174,30 +174,17 @@ def read_qr(image: np.ndarray, location: SheetLocation, canon: Canon):
     return None
 
 
-class _Background:
-    """`fn(*args)` run on a thread of its own from now on; `result()` waits for it (and re-raises its error).
+def _in_background(fn, *args) -> Future:
+    """`fn(*args)` started on a thread of its own; the future's `result()` waits for it and re-raises its error.
 
-    Nothing is shared but the arguments, which neither side changes; a reading that fails before asking for
-    the result simply lets the thread finish and drops it.
+    Nothing is shared but the arguments, which neither side changes; a reading that fails before asking for the
+    result lets the thread finish and drops it.
     """
-
-    def __init__(self, fn, *args):
-        self._out: list = []
-        self._thread = threading.Thread(target=self._run, args=(fn, args), daemon=True)
-        self._thread.start()
-
-    def _run(self, fn, args) -> None:
-        try:
-            self._out.append((True, fn(*args)))
-        except BaseException as exc:  # handed to the caller by result()
-            self._out.append((False, exc))
-
-    def result(self):
-        self._thread.join()
-        ok, value = self._out[0]
-        if not ok:
-            raise value
-        return value
+    pool = ThreadPoolExecutor(max_workers=1)
+    try:
+        return pool.submit(fn, *args)
+    finally:
+        pool.shutdown(wait=False)
 
 
 def _box(canon: Canon, offsets: np.ndarray | None, r: int, c: int) -> tuple[float, float, float]:
@@ -318,7 +305,7 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     quality.check_size(loc.homography, canon, photo.scale)
     # The QR code needs only the photo and the markers: decode it on the second core (OpenCV releases the GIL)
     # while the cells are read; the answer is the same as reading it afterwards.
-    qr_job = _Background(read_qr, photo.image, loc, canon) if early_qr is None and loc.method == "markers" else None
+    qr_job = _in_background(read_qr, photo.image, loc, canon) if early_qr is None and loc.method == "markers" else None
     canon_img = rectify(photo.image, loc.homography, canon)
     canon_gray = cv2.cvtColor(canon_img, cv2.COLOR_BGR2GRAY)
     quality.check_paper(paper_level(canon_img))
