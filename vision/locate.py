@@ -33,6 +33,8 @@ class SheetLocation:
     # whether the half turn could not be told (the review then asks "Is this the top of your sheet?").
     cell_centres: np.ndarray | None = None
     orientation_unsure: bool = False
+    # quarter turns clockwise of the reading, most likely first (0 = as placed): what the ask offers
+    orientation_choices: list[int] = field(default_factory=lambda: [0])
 
 
 def make_detector() -> cv2.aruco.ArucoDetector:

@@ -22,7 +22,8 @@ import numpy as np
 from companion.cartographers.data import GRID_SIZE, MAPS
 from printables.layout import sheet_layout
 from vision.lattice import Lattice
-from vision.upright import TextVotes, peak_cue, text_frame, text_votes
+from vision.pagecues import PaperCues, page_frame, turn_scores
+from vision.upright import TEXT_CELL, TEXT_PAD, TextVotes, darkness, paper_mask, peak_cue, text_frame, text_votes
 
 FRAME_CELL = 24  # pixels per cell in the grid frame
 FRAME_PAD = 5  # cells of margin around the grid in the grid frame (our coin track is 3.6–4.1 cells below)
@@ -31,6 +32,12 @@ TEXT_CAP = 20.0  # the text never outweighs more than this many log units
 MARGIN_WEIGHT = 1.0  # printed-feature score per unit of the margin cue (periodic power share)
 PEAK_WEIGHT = 0.3  # printed-feature score per unit of the mountains' peak direction (vision.upright)
 SURE_LEAD = 0.15  # total-score lead over every other turn that settles the way up; less and the review asks
+# A quarter turn read wrong turns every cell AND puts the side's printed cells elsewhere: the lead over the two
+# quarter-turned rivals must be larger before the reader goes without asking.
+SURE_LEAD_QUARTER = 0.25
+RULINGS_WEIGHT = 0.25  # score per unit of the notebook rulings' direction (vision.pagecues)
+MARGIN_LINE_WEIGHT = 0.2  # score per unit of the margin line at the left
+PAGE_WEIGHT = 0.2  # score per unit of the page outline (portrait, grid near the top)
 # z-score of the mountains' mutual likeness (against random sets of 5 cells) a lattice needs to be taken for
 # a Cartographers map: brick walls, tiles, squared paper and score tables are lattices too.
 MIN_CONFIRM = 3.5
@@ -49,6 +56,12 @@ class Orientation:
     margin_lead: float  # total-score lead of the chosen (side, turn) over the best hypothesis with another turn
     text: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)  # the text's log-odds per turn (vision.upright), max 0
     glyphs: int = 0
+    turn_totals: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)  # best total score per turn k (lattice order)
+
+    def choices(self) -> list[int]:
+        """Quarter turns clockwise to apply to this reading, most likely first (0 = as read), for the ask."""
+        order = sorted(range(4), key=lambda j: -self.turn_totals[j])
+        return [(self.k - j) % 4 for j in order]
 
 
 def grid_frame(image: np.ndarray, H: np.ndarray, cell: int = FRAME_CELL, pad: int = FRAME_PAD) -> np.ndarray:
@@ -119,10 +132,13 @@ def margin_cue(frame_dark: np.ndarray, k: int, cell: int = FRAME_CELL, pad: int 
     return (periodic_power(bottom) - periodic_power(top)) + 0.5 * (periodic_power(left) - periodic_power(right))
 
 
-def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = None, text: bool = True) -> Orientation:
-    """The best (side, turn) for a lattice from the printed mountains (and wastelands), the text and the margins.
+def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = None, text: bool = True,
+                   turn: int | None = None) -> Orientation:
+    """The best (side, turn) for a lattice from the printed mountains (and wastelands), the text, the margins
+    and the paper (vision.pagecues).
 
-    `text=False` leaves the text out (cheaper: for ranking candidate lattices, whose confirmation is the same).
+    `text=False` leaves the text and paper out (cheaper: for ranking candidate lattices, whose confirmation is
+    the same). `turn` (k, lattice order) imposes the way up: only the side is decided then, and it is sure.
     """
     frame = grid_frame(image, lattice.homography)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
@@ -163,6 +179,8 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     tframe = text_frame(image, lattice.homography) if text else None
     votes = text_votes(tframe) if tframe is not None else TextVotes(np.zeros(4), 0)
     margins = [margin_cue(dark_img, k) for k in range(4)]
+    paper = paper_cues(image, lattice, tframe)
+    paper_total = paper.total(RULINGS_WEIGHT, MARGIN_LINE_WEIGHT, PAGE_WEIGHT)
 
     def peaks(side: str, k: int) -> float:
         if tframe is None:
@@ -171,17 +189,30 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
         return peak_cue(tframe, [divmod(int(idx[r, c]), GRID_SIZE) for r, c in MAPS[side].mountains], k)
 
     total = [(h[0] + TEXT_WEIGHT * max(float(votes.log_odds[h[2]]), -TEXT_CAP) + MARGIN_WEIGHT * margins[h[2]]
-              + PEAK_WEIGHT * peaks(h[1], h[2]), h) for h in hyps]
+              + PEAK_WEIGHT * peaks(h[1], h[2]) + float(paper_total[h[2]]), h) for h in hyps]
+    if turn is not None:  # the player said which edge is the top: only that turn competes (for the side)
+        total = [t for t in total if t[1][2] == turn]
     total.sort(key=lambda t: -t[0])
     best, (score, side, k, _) = total[0]
     z = max(h[3] for h in hyps)  # the lattice's confirmation by the printed features, whichever way up
-    rival = next((t for t in total[1:] if t[1][2] != k), None)
-    lead = best - rival[0] if rival is not None else 1.0
-    unsure = lead < SURE_LEAD
+    per_turn = [max((t[0] for t in total if t[1][2] == j), default=-1e9) for j in range(4)]
+    rivals = [(best - per_turn[j], j) for j in range(4) if j != k and per_turn[j] > -1e8]
+    lead = min((d for d, _ in rivals), default=1.0)
+    quarter_lead = min((d for d, j in rivals if (j - k) % 2), default=1.0)
+    unsure = turn is None and (lead < SURE_LEAD or quarter_lead < SURE_LEAD_QUARTER)
     others = [h[0] for h in hyps if h[1] != side]
     side_unsure = side_hint is None and bool(others) and score - max(others) < 0.05
     return Orientation(side, k, float(score), float(z), unsure, side_unsure, float(lead),
-                       tuple(float(v) for v in votes.log_odds), votes.glyphs)
+                       tuple(float(v) for v in votes.log_odds), votes.glyphs, tuple(float(v) for v in per_turn))
+
+
+def paper_cues(image: np.ndarray, lattice: Lattice, tframe: np.ndarray | None) -> PaperCues:
+    """The home-made sheet's paper (rulings, margin line, page outline) on the four turns; zeros without text."""
+    if tframe is None:
+        return PaperCues(np.zeros(4), np.zeros(4), np.zeros(4))
+    g0, g1 = TEXT_PAD * TEXT_CELL, (TEXT_PAD + GRID_SIZE) * TEXT_CELL
+    keep = paper_mask(tframe, (g0, g1), TEXT_CELL)
+    return turn_scores(darkness(tframe), keep, TEXT_CELL, TEXT_PAD, page_frame(image, lattice.homography))
 
 
 def page_homography(lattice: Lattice, side: str, k: int, paper: str = "a4") -> np.ndarray:
@@ -203,11 +234,37 @@ def upright_centres(lattice: Lattice, k: int) -> np.ndarray:
     return c[_rot_index(k)]
 
 
-def locate_by_lattice(image: np.ndarray, side_hint: str | None = None):
+def imposed(image: np.ndarray, lat: Lattice, side_hint: str | None, quarter_turns: int) -> Orientation:
+    """The lattice oriented with every cue, then turned `quarter_turns` clockwise more when the player says so.
+
+    `quarter_turns` (0..3) is the player's answer to "Which edge is the top of your sheet?" relative to the
+    reading they were shown; the reading's cells are upright after np.rot90(…, k), so turning it clockwise
+    by K more is k - K. Only the side is decided again for that way up.
+    """
+    o = orient_lattice(image, lat, side_hint)
+    if quarter_turns % 4 == 0:
+        return o
+    return orient_lattice(image, lat, side_hint, turn=(o.k - quarter_turns) % 4)
+
+
+def location_notes(o: Orientation) -> list:
+    from vision.messages import Note
+
+    out = []
+    if o.unsure:
+        out.append(Note.of("orientation_unsure"))
+    if o.side_unsure:
+        out.append(Note.of("side_unsure"))
+    out.append(Note.of("unmarked"))
+    return out
+
+
+def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_turns: int = 0):
     """A `SheetLocation` for a sheet without (enough) markers, from its lattice; None when there is no grid.
 
     Each of the few best lattices is oriented; the one the printed features confirm best wins. A lattice
-    that is weak on its own is accepted only when the side's mountains confirm it.
+    that is weak on its own is accepted only when the side's mountains confirm it. `quarter_turns` turns
+    the reading clockwise by that many quarter turns (the player's answer to the ask, see `imposed`).
     """
     from vision.lattice import find_lattices, lattice_accepted, lattice_rank, remeasure
     from vision.locate import SheetLocation
@@ -225,16 +282,11 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None):
         return None
     _, lat, _ = best
     lat = remeasure(image, lat)
-    o = orient_lattice(image, lat, side_hint)
-    warnings: list[Note] = []
-    if o.unsure:
-        warnings.append(Note.of("orientation_unsure"))
-    if o.side_unsure:
-        warnings.append(Note.of("side_unsure"))
-    warnings.append(Note.of("unmarked"))
+    o = imposed(image, lat, side_hint, quarter_turns)
+    warnings: list[Note] = location_notes(o)
     H = page_homography(lat, o.side, o.k)
     return SheetLocation(o.side, H, "border", {}, warnings, 0.0, cell_centres=upright_centres(lat, o.k),
-                         orientation_unsure=o.unsure)
+                         orientation_unsure=o.unsure, orientation_choices=o.choices())
 
 
 def lattice_of_location(side: str, H: np.ndarray, paper: str = "a4") -> Lattice:
@@ -247,7 +299,7 @@ def lattice_of_location(side: str, H: np.ndarray, paper: str = "a4") -> Lattice:
     return Lattice(Hl, pts, 0.0)
 
 
-def reorient(image: np.ndarray, loc, side_hint: str | None = None):
+def reorient(image: np.ndarray, loc, side_hint: str | None = None, quarter_turns: int = 0):
     """An unmarked sheet's location, its side and way up decided again with every cue (`orient_lattice`).
 
     The outline path (`vision.border`) places the grid well but turns it by the printed features and our coin
@@ -255,18 +307,13 @@ def reorient(image: np.ndarray, loc, side_hint: str | None = None):
     """
     from dataclasses import replace
 
-    from vision.messages import Note
-
     if loc.side is None or loc.side not in MAPS or loc.method == "markers":
         return loc
     lat = lattice_of_location(loc.side, loc.homography)
-    o = orient_lattice(image, lat, side_hint)
+    o = imposed(image, lat, side_hint, quarter_turns)
     keep = [n for n in loc.warnings if n.code not in ("orientation_unsure", "side_unsure", "unmarked")]
-    if o.unsure:
-        keep.append(Note.of("orientation_unsure"))
-    if o.side_unsure:
-        keep.append(Note.of("side_unsure"))
-    keep.append(Note.of("unmarked"))
+    keep += location_notes(o)
     H = loc.homography if (o.k == 0 and o.side == loc.side) else page_homography(lat, o.side, o.k)
     centres = None if loc.cell_centres is None else upright_centres(lat, o.k)
-    return replace(loc, side=o.side, homography=H, warnings=keep, orientation_unsure=o.unsure, cell_centres=centres)
+    return replace(loc, side=o.side, homography=H, warnings=keep, orientation_unsure=o.unsure, cell_centres=centres,
+                   orientation_choices=o.choices())

@@ -73,6 +73,8 @@ class SheetReading:
     # True when the sheet could be either way up (side A without markers): the review should ask
     # "Is this the top of your sheet?" and, if not, turn the grid by a half turn (`turned_half`).
     orientation_unsure: bool = False
+    # Quarter turns clockwise the ask offers (`read --turn K`), most likely first; [0] when the way up is sure.
+    orientation_choices: list[int] = field(default_factory=lambda: [0])
     groups: list[GroupInfo] = field(default_factory=list)  # the sheet's own classes (see vision.cells)
     sheet_image: np.ndarray | None = field(default=None, repr=False)  # the straightened sheet (BGR uint8)
     cell_boxes: dict[tuple[int, int], tuple[float, float, float]] = field(default_factory=dict, repr=False)
@@ -111,7 +113,8 @@ class SheetReading:
 
         centres = turn(self.cell_centers_px) if self.cell_centers_px is not None else None
         return replace(self, grid=turn(self.grid), confidence=turn(self.confidence), cell_centers_px=centres,
-                       orientation_unsure=False, overlay=None if self.overlay is None else self.overlay[::-1, ::-1])
+                       orientation_unsure=False, orientation_choices=[0],
+                       overlay=None if self.overlay is None else self.overlay[::-1, ::-1])
 
     def warnings_text(self, lang: str = "en") -> list[str]:
         """The warnings in "en" or "tr" (the web app shows these next to the overlay)."""
@@ -134,6 +137,7 @@ class SheetReading:
             "style": self.style,
             "cell_centers_px": self.cell_centers_px,
             "orientation_unsure": self.orientation_unsure,
+            "orientation_choices": list(self.orientation_choices),
             "groups": [g.to_dict() for g in self.groups],
         }
 
@@ -233,7 +237,7 @@ def _centres_inside(loc: SheetLocation, shape: tuple[int, ...], margin_cells: fl
                 and (c[..., 1] <= h - 1 - m).all())
 
 
-def locate(image: np.ndarray, gray: np.ndarray, side: str | None) -> SheetLocation:
+def locate(image: np.ndarray, gray: np.ndarray, side: str | None, quarter_turns: int = 0) -> SheetLocation:
     """Markers first (a fast path and a check); otherwise the grid's own lattice; otherwise a clear error.
 
     Fewer than three markers (clipped, covered, blurred) are no reason to refuse while the grid is in the
@@ -247,18 +251,18 @@ def locate(image: np.ndarray, gray: np.ndarray, side: str | None) -> SheetLocati
         # lines is itself wholly in the photo.
         if exc.code not in ("markers_cut", "too_blurry", "too_small", "grid_cut", "unknown_side"):
             raise
-        loc = locate_by_lattice(image, side)
+        loc = locate_by_lattice(image, side, quarter_turns)
         if loc is None or (exc.code == "grid_cut" and not _centres_inside(loc, gray.shape)):
             raise
         return loc
     if loc is not None:
-        return loc
-    loc = locate_by_lattice(image, side)
+        return loc  # markers fix the way up: a turn asked for does not apply
+    loc = locate_by_lattice(image, side, quarter_turns)
     if loc is not None:
         return loc
     loc = locate_by_border(image, gray, side)
     if loc is not None:
-        return reorient(image, loc, side)
+        return reorient(image, loc, side, quarter_turns)
     raise PhotoError("no_sheet", "no corner markers and no grid found")
 
 
@@ -272,15 +276,19 @@ def sheet_context(loc: SheetLocation, grid_measured: bool, blur_cells: float) ->
 
 
 def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, overlay: bool = True,
-               names: dict[int, str] | None = None) -> SheetReading:
+               names: dict[int, str] | None = None, quarter_turns: int = 0) -> SheetReading:
     """Read a photo (bytes or a path) of a map sheet into a `SheetReading`.
 
     `side` ("A"/"B") is only needed for sheets without markers whose side cannot
     be recognised; markers always win (with a warning when they disagree).
     `names` (group id → terrain word) re-reads with the player's names for groups of an earlier reading of
     the same photo (group ids are deterministic).
+    `quarter_turns` (0..3) re-reads an unmarked sheet turned that many quarter turns clockwise from the way up
+    the reader chose itself: the player's answer to "Which edge is the top of your sheet?" (sure then).
     Raises `PhotoError` (a ValueError with a stable `.code`) for unreadable photos.
     """
+    if isinstance(quarter_turns, bool) or not isinstance(quarter_turns, int) or not 0 <= quarter_turns <= 3:
+        raise ValueError(f"quarter_turns must be 0, 1, 2 or 3, not {quarter_turns!r}")
     if side is not None:
         side = side.strip().upper()
         if side not in MAPS and not is_custom(side):
@@ -294,7 +302,7 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     photo = load_photo(source)
     gray = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
     quality.check_brightness(gray)
-    loc = locate(photo.image, gray, CUSTOM_PREFIX if side is not None and is_custom(side) else side)
+    loc = locate(photo.image, gray, CUSTOM_PREFIX if side is not None and is_custom(side) else side, quarter_turns)
     early_qr = None
     if loc.side == CUSTOM_PREFIX:  # a table's own side: only its QR code says which cells are printed
         early_qr = read_qr(photo.image, loc, canon_for(loc.side))
@@ -352,6 +360,7 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
         style=cls.style,
         cell_centers_px=np.round(centres_in_photo(canon, loc.homography, offsets, photo.scale), 1).tolist(),
         orientation_unsure=loc.orientation_unsure,
+        orientation_choices=list(loc.orientation_choices) if loc.orientation_unsure else [0],
         groups=cls.groups,
         sheet_image=canon_img,
         read_path=cls.path,

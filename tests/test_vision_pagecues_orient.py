@@ -1,0 +1,125 @@
+"""The paper's way-up cues (vision.pagecues) on drawn arrays: notebook rulings run horizontally, the margin line
+is at the left, the page is portrait with the grid near its top; squared and blank paper say nothing."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cartographers.data import GRID_SIZE
+from vision import pagecues
+from vision.pagecues import Extents, outside_grid, page_cue, paper_extents, rulings_cue, turn_scores
+
+CELL, PAD = 48, 5
+SIZE = (GRID_SIZE + 2 * PAD) * CELL
+
+
+def notebook_dark(rulings: bool = True, margin: bool = True, squared: bool = False, seed: int = 0) -> np.ndarray:
+    """Darkness (0..1) of an upright notebook page around an 11x11 grid, in a text frame (48 px a cell)."""
+    rng = np.random.default_rng(seed)
+    d = rng.normal(0.0, 0.01, (SIZE, SIZE)).clip(0, 1).astype(np.float32)
+    pitch = int(0.66 * CELL)
+    if rulings or squared:
+        for y in range(7, SIZE, pitch):
+            cv2.line(d, (0, y), (SIZE, y), 0.18, 2)
+    if squared:
+        for x in range(7, SIZE, pitch):
+            cv2.line(d, (x, 0), (x, SIZE), 0.18, 2)
+    if margin:
+        x = int((PAD - 1.2) * CELL)
+        cv2.line(d, (x, 0), (x, SIZE), 0.3, 3)
+    g0, g1 = PAD * CELL, (PAD + GRID_SIZE) * CELL
+    for i in range(GRID_SIZE + 1):  # the player's grid
+        v = g0 + i * CELL
+        cv2.line(d, (v, g0), (v, g1), 0.8, 3)
+        cv2.line(d, (g0, v), (g1, v), 0.8, 3)
+    for _ in range(30):  # a few words written below the grid
+        x, y = int(rng.uniform(g0, g1)), int(rng.uniform(g1 + CELL, SIZE - CELL))
+        cv2.putText(d, "ab", (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 0.7, 2)
+    return d
+
+
+def everywhere() -> np.ndarray:
+    return np.ones((SIZE, SIZE), bool)
+
+
+def test_rulings_say_horizontal_and_a_quarter_turn_says_the_opposite():
+    d = notebook_dark(margin=False)
+    keep = everywhere() & outside_grid(d.shape, CELL, PAD)
+    up = rulings_cue(d, keep, CELL)
+    side = rulings_cue(np.rot90(d), np.rot90(keep), CELL)
+    assert up > 0.3 and side < -0.3
+    assert rulings_cue(np.rot90(d, 2), np.rot90(keep, 2), CELL) == pytest.approx(up, abs=0.05)
+
+
+@pytest.mark.parametrize("kind", ["squared", "blank"])
+def test_squared_or_blank_paper_has_no_way_up(kind):
+    d = notebook_dark(rulings=False, margin=False, squared=kind == "squared")
+    keep = everywhere() & outside_grid(d.shape, CELL, PAD)
+    assert abs(rulings_cue(d, keep, CELL)) < 0.2
+    assert abs(rulings_cue(np.rot90(d), np.rot90(keep), CELL)) < 0.2
+
+
+def test_the_margin_line_is_at_the_left_and_tells_a_half_turn():
+    d = notebook_dark()
+    keep = everywhere()
+    s = turn_scores(d, keep, CELL, PAD, None)
+    # the frame as drawn is upright (k=0); the rulings leave k=0 and 2, the margin line picks 0
+    assert s.rulings[0] > 0.3 and s.rulings[1] < -0.3
+    assert s.margin[0] > 0.5 and s.margin[2] < -0.5
+    assert s.margin[1] == pytest.approx(0.0, abs=0.05) and s.margin[3] == pytest.approx(0.0, abs=0.05)
+    assert int(np.argmax(s.total(0.25, 0.2, 0.2))) == 0
+
+
+def test_the_margin_line_counts_only_on_ruled_paper():
+    d = notebook_dark(rulings=False)
+    s = turn_scores(d, everywhere(), CELL, PAD, None)
+    assert np.allclose(s.margin, 0.0)
+
+
+def test_a_turned_frame_is_found_turned():
+    d = notebook_dark(seed=3)
+    for k in range(4):
+        frame = np.rot90(d, -k)  # the photo shows the page turned; np.rot90(frame, k) puts it upright
+        s = turn_scores(np.ascontiguousarray(frame), everywhere(), CELL, PAD, None)
+        assert int(np.argmax(s.total(0.25, 0.2, 0.2))) == k
+
+
+def page_frame_array(above: float, below: float, left: float, right: float, cut_below: bool = False) -> np.ndarray:
+    """A page frame (8 px a cell, 12 cells around the grid): paper 230 on a table 90, the grid's paper too."""
+    c, pad = pagecues.PAGE_CELL, pagecues.PAGE_PAD
+    n = (GRID_SIZE + 2 * pad) * c
+    f = np.full((n, n), 90.0, np.float32)
+    g0, g1 = pad * c, (pad + GRID_SIZE) * c
+    y0, y1 = int(g0 - above * c), int(g1 + below * c)
+    x0, x1 = int(g0 - left * c), int(g1 + right * c)
+    f[max(0, y0) : y1, max(0, x0) : x1] = 230.0
+    f[g0:g1:c, g0:g1] = 120.0  # grid lines
+    f[g0:g1, g0:g1:c] = 120.0
+    if cut_below:
+        f[g1 + int(1.5 * c) :] = pagecues.OUTSIDE
+    return f
+
+
+def test_paper_extents_measure_the_page_around_the_grid():
+    e = paper_extents(page_frame_array(4.0, 7.0, 2.3, 2.3))
+    assert e.above == pytest.approx(4.0, abs=0.5) and e.below == pytest.approx(7.0, abs=0.5)
+    assert e.left == pytest.approx(2.3, abs=0.5) and e.right == pytest.approx(2.3, abs=0.5)
+    assert not any(e.cut)
+
+
+def test_a_portrait_page_with_the_grid_near_the_top_is_upright():
+    f = page_frame_array(4.0, 7.0, 2.3, 2.3)
+    cues = [page_cue(paper_extents(np.rot90(f, k))) for k in range(4)]
+    assert int(np.argmax(cues)) == 0 and cues[0] > 0.5
+    assert cues[2] < cues[0] and max(cues[1], cues[3]) < 0
+
+
+def test_a_side_cut_by_the_photo_proves_nothing():
+    # the photo ends 1.5 cells below the grid: "less paper below" is not evidence of a turned page
+    f = page_frame_array(4.0, 7.0, 2.3, 2.3, cut_below=True)
+    e = paper_extents(f)
+    assert e.cut[1] and not e.cut[0]
+    assert page_cue(Extents(e.above, e.below, e.left, e.right, e.cut)) >= 0.0
+    assert page_cue(Extents(4.0, 1.5, 2.3, 2.3, (False, True, False, False))) >= 0.0

@@ -1,0 +1,246 @@
+"""Stage 2e: which way up, from the paper a home-made grid is drawn on (rulings, margin line, page outline).
+
+Why: players without the game's pad rule a grid by hand on notebook paper, trace it on squared paper or print a
+generic one. Nothing printed in the cells says which way up such a sheet lies (side A's mountains and ruins are even
+symmetric under a half turn), but the paper does, and it does so the same way on every real notebook and page:
+
+* notebook rulings run along the lines of writing, i.e. horizontally on an upright page (squared paper has lines
+  both ways and says nothing, which is right);
+* the margin line of a notebook page is a single long line at the LEFT of the writing;
+* a page is portrait, and players draw the grid near its top, leaving the paper below for the scores.
+
+Each cue looks at a straightened frame around the grid (lattice order) that a caller has turned to one candidate
+way up (`np.rot90`), and says how much that frame looks upright; `turn_scores` gives the four turns at once.
+Every cue is 0 when its evidence is missing (no rulings, no margin line, a page cut by the photo's edge), so it
+never pushes a sheet that does not carry it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.cartographers.data import GRID_SIZE
+
+PAGE_CELL = 8  # pixels per cell of the wide page frame
+PAGE_PAD = 12  # cells around the grid in the page frame (an A4 page around our grid reaches 7 cells below)
+GRID_BAND = 0.45  # cells around the grid left out of the line cues (the grid's own lines and their overshoot)
+SQUARED_SHARE = 0.15  # periodic share of both line directions above which the paper is squared
+OUTSIDE = -1.0  # value of page-frame pixels outside the photo
+
+
+@dataclass(frozen=True)
+class PaperCues:
+    """The paper's evidence for each of the four turns k (np.rot90 of the lattice frame), each in about -1..1."""
+
+    rulings: np.ndarray  # (4,) +: rulings run horizontally after turn k
+    margin: np.ndarray  # (4,) +: a long single line at the left after turn k, none at the right
+    page: np.ndarray  # (4,) +: the page is portrait and the grid near its top after turn k
+
+    def total(self, w_rulings: float, w_margin: float, w_page: float) -> np.ndarray:
+        return w_rulings * self.rulings + w_margin * self.margin + w_page * self.page
+
+
+def _line_response(dark: np.ndarray, along: int, width: int, length: int) -> np.ndarray:
+    """Thin-line response (ridge of darkness) for lines running along `along` (1 = horizontal, 0 = vertical).
+
+    The second difference across the line, floored at 0, then averaged along it over `length` px: a long
+    straight line keeps its response, a letter's short stroke or a dot loses it.
+    """
+    d = dark.astype(np.float32)
+    if along == 1:  # horizontal lines: difference across rows
+        up, down = np.roll(d, width, axis=0), np.roll(d, -width, axis=0)
+        ksize = (length, 1)
+    else:
+        up, down = np.roll(d, width, axis=1), np.roll(d, -width, axis=1)
+        ksize = (1, length)
+    r = np.maximum(d - 0.5 * (up + down), 0.0)
+    return cv2.blur(r, ksize)
+
+
+def outside_grid(shape: tuple[int, int], cell: int, pad: int, band: float = GRID_BAND) -> np.ndarray:
+    """True away from the grid (and `band` cells around it) in a square frame of `pad` cells around the grid."""
+    keep = np.ones(shape, bool)
+    g0, g1 = int((pad - band) * cell), int((pad + GRID_SIZE + band) * cell)
+    keep[max(0, g0) : g1, max(0, g0) : g1] = False
+    return keep
+
+
+def _periodic_share(profile: np.ndarray, cell: int, lo: float = 0.3, hi: float = 1.1) -> float:
+    """Share of a profile's detail power in its strongest period of `lo`..`hi` cells (ruled lines), 0..1."""
+    p = profile - profile.mean()
+    if p.size < 4 * cell or float((p**2).sum()) < 1e-12:
+        return 0.0
+    spec = np.abs(np.fft.rfft(p * np.hanning(p.size))) ** 2
+    freqs = np.arange(spec.size) * cell / p.size  # cycles per cell
+    sel = (freqs >= 1 / hi) & (freqs <= 1 / lo)
+    total = float(spec[1:].sum())
+    if not sel.any() or total <= 0:
+        return 0.0
+    i = int(np.argmax(np.where(sel, spec, 0.0)))
+    return float(spec[max(1, i - 1) : i + 2].sum() / total)
+
+
+def _profile(resp: np.ndarray, keep: np.ndarray, axis: int) -> np.ndarray:
+    """Mean response over the paper along `axis` (1: one value per row), 0 where too little paper."""
+    n = keep.sum(axis=axis)
+    s = (resp * keep).sum(axis=axis)
+    return np.where(n > 0.1 * keep.shape[axis], s / np.maximum(n, 1), 0.0)
+
+
+def rulings_cue(dark: np.ndarray, keep: np.ndarray, cell: int) -> float:
+    """-1..1: how much more the paper carries evenly spaced long lines horizontally than vertically here.
+
+    Notebook rulings run horizontally on an upright page, evenly spaced (a period of 0.3–1.1 grid cells);
+    squared paper (lines both ways), plain paper and print give about 0. The periodicity, not the mere amount
+    of line, is measured, so that handwriting, frames and boxes do not count.
+    """
+    if not keep.any():
+        return 0.0
+    w = max(1, cell // 16)
+    length = max(3, cell)
+    ph = _periodic_share(_profile(_line_response(dark, 1, w, length), keep, 1), cell)
+    pv = _periodic_share(_profile(_line_response(dark, 0, w, length), keep, 0), cell)
+    if min(ph, pv) > SQUARED_SHARE:  # lines both ways: squared paper, which has no way up
+        return 0.0
+    return float(np.clip((ph - pv) / 0.3, -1.0, 1.0))
+
+
+def _single_line_strength(profile: np.ndarray, cell: int) -> float:
+    """How much the strongest column of a profile stands out of every other one at least half a cell away.
+
+    One margin line on blank paper stands out; the many lines of squared paper or of rulings turned upright
+    do not (their second-best column is as strong as their best), nor does blank paper.
+    """
+    if profile.size < cell:
+        return 0.0
+    i = int(np.argmax(profile))
+    rest = profile.copy()
+    rest[max(0, i - cell // 2) : i + cell // 2 + 1] = 0.0
+    return float(max(profile[i] - max(float(rest.max()), float(np.median(profile))), 0.0))
+
+
+def margin_line_cue(dark: np.ndarray, keep: np.ndarray, cell: int, pad: int) -> float:
+    """-1..1: a long single vertical line in the left margin of this frame and none in the right one.
+
+    A notebook's margin line runs the page's full height left of the writing; the column profile (mean
+    vertical-line response over the frame's height, paper only) shows it as one outstanding column.
+    """
+    w = max(1, cell // 16)
+    r = np.where(keep, _line_response(dark, 0, w, max(3, cell // 2)), np.nan)
+    rows = keep.sum(axis=0)
+    # the median along the column: a line that runs the whole height keeps it, a column of coin circles, a
+    # score box's side or a word does not
+    with np.errstate(all="ignore"):
+        prof = np.where(rows > 0.5 * keep.shape[0], np.nanmedian(np.where(rows > 0, r, 0.0), axis=0), 0.0)
+    prof = np.nan_to_num(prof)
+    g0, g1 = int((pad - GRID_BAND) * cell), int((pad + GRID_SIZE + GRID_BAND) * cell)
+    left, right = _single_line_strength(prof[:g0], cell), _single_line_strength(prof[g1:], cell)
+    if left + right < 1e-4:
+        return 0.0
+    # a line as dark as a faint ruling over the page's height (0.04) counts fully, a trace of one not at all
+    return (left - right) / (left + right) * float(np.clip((max(left, right) - 0.015) / 0.025, 0.0, 1.0))
+
+
+def page_frame(image: np.ndarray, H: np.ndarray, cell: int = PAGE_CELL, pad: int = PAGE_PAD) -> np.ndarray:
+    """The grid and `pad` cells around it, straightened (lattice order), grey 0..255 float, `OUTSIDE` off the photo."""
+    T = np.array([[1 / cell, 0, -pad], [0, 1 / cell, -pad], [0, 0, 1]])
+    size = (GRID_SIZE + 2 * pad) * cell
+    g = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    g = g.astype(np.float32)
+    out = cv2.warpPerspective(g, H @ T, (size, size), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=OUTSIDE * 1000)
+    out[out < 0] = OUTSIDE
+    return out
+
+
+@dataclass(frozen=True)
+class Extents:
+    """Paper beyond the grid's edges, in cells: above, below, left, right; `cut` = ended by the photo's edge."""
+
+    above: float
+    below: float
+    left: float
+    right: float
+    cut: tuple[bool, bool, bool, bool]
+
+
+def paper_extents(frame: np.ndarray, cell: int = PAGE_CELL, pad: int = PAGE_PAD) -> Extents:
+    """How far the paper goes on from each edge of the grid (median over the grid's width), in a page frame.
+
+    Paper is what is as bright as the grid's own paper (blurred, so rulings do not break it, and closed, so
+    writing and boxes do not); the run from the grid's edge outwards stops at the first pixel that is not,
+    or at the photo's edge.
+    """
+    inside = frame >= 0
+    g = cv2.GaussianBlur(np.where(inside, frame, 0).astype(np.float32), (0, 0), cell / 3)
+    wts = cv2.GaussianBlur(inside.astype(np.float32), (0, 0), cell / 3)
+    g = g / np.maximum(wts, 1e-3)
+    g0, g1 = pad * cell, (pad + GRID_SIZE) * cell
+    level = float(np.percentile(g[g0:g1, g0:g1], 80))
+    paper = (g > 0.82 * level) & inside
+    # writing, coin circles and score boxes on the page are gaps of a cell or two, not its edge
+    k = int(1.6 * cell) | 1
+    paper = cv2.morphologyEx(paper.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)).astype(bool)
+    paper &= inside
+    mid = slice(g0 + cell, g1 - cell)
+
+    def run(strip: np.ndarray, ok: np.ndarray) -> tuple[float, bool]:
+        """strip: (n, len) paper flags from the grid edge outwards; median run length and whether cut."""
+        lens, cuts = [], []
+        for row, okrow in zip(strip, ok, strict=True):
+            stop = np.flatnonzero(~row)
+            n = int(stop[0]) if stop.size else row.size
+            lens.append(n)
+            cuts.append(n < row.size and not okrow[n])
+        return float(np.median(lens)) / cell, bool(np.mean(cuts) > 0.5)
+
+    a, b = g0 - cell // 2, g1 + cell // 2  # from half a cell out: the grid's own outer line is no page edge
+    above = run(paper[:a, mid][::-1].T, inside[:a, mid][::-1].T)
+    below = run(paper[b:, mid].T, inside[b:, mid].T)
+    left = run(paper[mid, :a][:, ::-1], inside[mid, :a][:, ::-1])
+    right = run(paper[mid, b:], inside[mid, b:])
+    half = 0.5
+    return Extents(above[0] + half, below[0] + half, left[0] + half, right[0] + half,
+                   (above[1], below[1], left[1], right[1]))
+
+
+def page_cue(e: Extents) -> float:
+    """-1..1: the page is portrait with the grid near its top (more paper below than above) in this frame.
+
+    A side cut by the photo's edge is only a lower bound: it may show that there is MORE paper on it, never less.
+    """
+    cut_a, cut_b, cut_l, cut_r = e.cut
+    s = 0.0
+    if e.above < e.below and not cut_a:  # less paper above, and that is the page's real edge
+        s += min(1.0, (e.below - e.above) / 3.0)
+    elif e.below < e.above and not cut_b:
+        s -= min(1.0, (e.above - e.below) / 3.0)
+    vert, horiz = e.above + e.below, e.left + e.right
+    if horiz < vert and not (cut_l or cut_r):  # narrower than tall, and the narrow sides are real edges
+        s += min(1.0, (vert - horiz) / 4.0)
+    elif vert < horiz and not (cut_a or cut_b):
+        s -= min(1.0, (horiz - vert) / 4.0)
+    return 0.5 * s
+
+
+def turn_scores(dark_text: np.ndarray, keep_text: np.ndarray, text_cell: int, text_pad: int,
+                page: np.ndarray | None, page_cell: int = PAGE_CELL, page_pad: int = PAGE_PAD) -> PaperCues:
+    """The three paper cues for the lattice frame turned by k = 0..3 (np.rot90).
+
+    `dark_text` / `keep_text`: darkness and the paper outside the grid in the text frame (`vision.upright`);
+    `page`: the wide page frame (`page_frame`), or None.
+    """
+    keep = keep_text & outside_grid(dark_text.shape, text_cell, text_pad)
+    r0 = rulings_cue(dark_text, keep, text_cell)
+    rulings = np.array([r0, -r0, r0, -r0])
+    # a margin line belongs to ruled notebook paper: it counts where the rulings say this frame is upright
+    margin = np.array([margin_line_cue(np.rot90(dark_text, k), np.rot90(keep, k), text_cell, text_pad)
+                       * float(np.clip(rulings[k] / 0.3, 0.0, 1.0)) for k in range(4)])
+    if page is None:
+        pg = np.zeros(4)
+    else:
+        pg = np.array([page_cue(paper_extents(np.rot90(page, k), page_cell, page_pad)) for k in range(4)])
+    return PaperCues(rulings, margin, pg)
