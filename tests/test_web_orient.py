@@ -87,3 +87,30 @@ def test_an_expired_photo_says_so_in_the_players_language(client, lang, words):
     assert gone.status_code == 410
     body = gone.get_json()
     assert body["code"] == "photo_expired" and words in body["error"]
+
+
+def quarter_clockwise(a):
+    return np.rot90(np.asarray(a, dtype=float), -1, axes=(0, 1))
+
+
+def test_the_left_edge_is_the_top_rereads_a_quarter_turn_and_later_taps_keep_it(client, photo):
+    first = upload(client, photo).get_json()
+    assert first["orientation_unsure"] is True and sorted(first["orientation_choices"]) == [0, 1, 2, 3]
+    token = first["photo_token"]
+    r = post(client, f"/api/photo/{token}/turn", {"quarter_turns": 1})
+    assert r.status_code == 200
+    turned = r.get_json()
+    assert turned["turned"] is True and turned["quarter_turns"] == 1 and turned["orientation_unsure"] is False
+    # the same lattice, its reading turned clockwise once: what was the left column is now the top row
+    assert np.allclose(turned["cell_centers_px"], quarter_clockwise(first["cell_centers_px"]), atol=3.0)
+    g = turned["groups"][0]
+    again = post(client, f"/api/photo/{token}/names", {"names": {str(g["id"]): g["name"]}}).get_json()
+    assert again["orientation_unsure"] is False
+    assert np.allclose(again["cell_centers_px"], turned["cell_centers_px"], atol=0.5)
+
+
+@pytest.mark.parametrize("bad", [5, -1, True, "1", 1.0])
+def test_a_bad_edge_is_refused(client, photo, bad):
+    token = upload(client, photo).get_json()["photo_token"]
+    r = post(client, f"/api/photo/{token}/turn", {"quarter_turns": bad})
+    assert r.status_code == 400 and r.get_json()["code"] == "bad_turn"

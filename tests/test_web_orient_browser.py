@@ -1,13 +1,15 @@
 """"Is this the top of your sheet?" end to end in headless Chromium at 360 px, in English and Turkish: an unmarked
 side-A photo whose way up the reader cannot tell is asked about first; "No" (by keyboard) shows the grid turned a
-half round from the photo kept on the server; "Yes" just hides the question."""
+half round from the photo kept on the server; "Yes" just hides the question; "The left edge is the top" (by
+keyboard) reads it again a quarter turn round clockwise."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tests.test_web_browser import SMALL_TARGETS_JS, no_horizontal_scroll
-from tests.test_web_orient import half_turn, unsure_photo
+from tests.test_web_orient import half_turn, quarter_clockwise, unsure_photo
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +47,7 @@ def test_no_turns_the_map_round_and_yes_hides_the_question(live_server, context_
     page.keyboard.press("Tab")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "orient-no"
-    assert page.inner_text("#orient-no") == no
+    assert no in page.inner_text("#orient-no")
     page.keyboard.press("Enter")
     page.wait_for_selector("#orient.hidden", state="attached", timeout=60_000)
     assert _grid(page) == half_turn(before)
@@ -59,4 +61,34 @@ def test_no_turns_the_map_round_and_yes_hides_the_question(live_server, context_
     before = _grid(page)
     page.click("#orient-yes")
     assert page.is_hidden("#orient") and _grid(page) == before
+    assert page.is_visible("#photo-overlay")
+
+
+@pytest.mark.parametrize("locale, left, right, status", [
+    ("en-US", "The left edge is the top", "The right edge is the top", "Turned a quarter round"),
+    ("tr-TR", "Üstü soldaki kenar", "Üstü sağdaki kenar", "Çeyrek tur çevrildi")])
+def test_the_left_edge_turns_the_map_a_quarter_round(live_server, context_factory, photo_file, locale, left, right,
+                                                     status):
+    page = context_factory(locale=locale).new_page()
+    page.goto(live_server.url + "/score")
+    page.set_input_files("#photo-input", str(photo_file))
+    page.wait_for_selector("#orient:not(.hidden)", timeout=60_000)
+    # four choices in one labelled group, each a real button big enough to tap at 360 px
+    assert page.eval_on_selector_all(".orient-choices button", "bs => bs.map(b => b.id)") == [
+        "orient-yes", "orient-no", "orient-left", "orient-right"]
+    assert page.get_attribute(".orient-choices", "role") == "group"
+    assert page.get_attribute(".orient-choices", "aria-label")
+    assert left in page.inner_text("#orient-left") and right in page.inner_text("#orient-right")
+    assert no_horizontal_scroll(page)
+    assert page.evaluate(SMALL_TARGETS_JS) == []
+    before = page.evaluate("window.Mapsmith.lastReading.cell_centers_px")
+    for _ in range(3):  # from the question: Yes, No, the left edge
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "orient-left"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#orient.hidden", state="attached", timeout=60_000)
+    after = page.evaluate("window.Mapsmith.lastReading.cell_centers_px")
+    assert np.allclose(after, quarter_clockwise(before), atol=3.0)
+    assert page.evaluate("window.Mapsmith.lastReading.orientation_unsure") is False
+    assert status in page.inner_text("#orient-status")
     assert page.is_visible("#photo-overlay")

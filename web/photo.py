@@ -70,13 +70,14 @@ def reading_to_dict(reading: SheetReading, token: str | None = None) -> dict[str
     }
 
 
-def _read(data: bytes, side: str | None, names: dict[int, str] | None = None) -> SheetReading:
+def _read(data: bytes, side: str | None, names: dict[int, str] | None = None,
+          quarter_turns: int = 0) -> SheetReading:
     from vision.errors import PhotoError
 
     from .photoqueue import read_sheet  # in a worker process, through the bounded queue
 
     try:
-        return read_sheet(data, side=side, names=names or None)
+        return read_sheet(data, side=side, names=names or None, quarter_turns=quarter_turns)
     except PhotoError as exc:
         raise UserError(422, exc.code, exc.message(lang())) from None
 
@@ -102,9 +103,9 @@ def rename_groups(token: Any, body: dict[str, Any]) -> dict[str, Any]:
             raise UserError(400, "bad_names", _("Tell which terrain each group is."))
         names[int(k)] = str(v)
     kept.names.update(names)
-    from .phototurn import oriented  # the way up the player chose stays
+    from .phototurn import read_kept  # the way up the player chose stays
 
-    return reading_to_dict(oriented(kept, _read(kept.data, kept.side, kept.names)), str(token))
+    return reading_to_dict(read_kept(kept), str(token))
 
 
 def _suffix(data: bytes) -> str:
@@ -130,7 +131,8 @@ def keep_photo(token: Any, body: dict[str, Any]) -> dict[str, Any]:
     (folder / (name + _suffix(kept.data))).write_bytes(kept.data)
     (folder / (name + ".json")).write_text(json.dumps({"side": side, "grid": grid, "source": "player",
                                                        "names": {str(k): v for k, v in kept.names.items()},
-                                                       "turned": bool(kept.turned)}))  # "not the top": grid turned
+                                                       "turned": bool(kept.turned),  # "not the top": grid turned
+                                                       "quarter_turns": kept.quarter_turns or 0}))
     return {"kept": name}
 
 

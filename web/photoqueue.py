@@ -28,6 +28,7 @@ import weakref
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app, g
@@ -59,7 +60,8 @@ def _ready() -> bool:
     return True
 
 
-def _read_in_worker(data: bytes, side: str | None, names: dict[int, str] | None = None) -> tuple[str, Any, float]:
+def _read_in_worker(data: bytes, side: str | None, names: dict[int, str] | None = None,
+                    quarter_turns: int = 0) -> tuple[str, Any, float]:
     """Runs in a worker process: ("ok", reading, started) or ("photo_error", (code, detail), started).
 
     PhotoError is sent back as its code: an exception whose __init__ takes a code would not survive
@@ -70,7 +72,7 @@ def _read_in_worker(data: bytes, side: str | None, names: dict[int, str] | None 
     from vision.reading import read_sheet
 
     try:
-        return "ok", read_sheet(data, side=side, names=names or None), started
+        return "ok", read_sheet(data, side=side, names=names or None, quarter_turns=quarter_turns), started
     except PhotoError as exc:
         return "photo_error", (exc.code, exc.detail), started
 
@@ -207,9 +209,11 @@ def queue() -> PhotoQueue:
     return current_app.extensions[EXTENSION]
 
 
-def read_sheet(data: bytes, side: str | None = None, names: dict[int, str] | None = None) -> SheetReading:
+def read_sheet(data: bytes, side: str | None = None, names: dict[int, str] | None = None,
+               quarter_turns: int = 0) -> SheetReading:
     """`vision.reading.read_sheet` through the app's queue (same arguments, same PhotoError); the wait goes to g."""
-    reading, info = queue().read(data, side, names)
+    task = partial(_read_in_worker, quarter_turns=quarter_turns) if quarter_turns else _read_in_worker
+    reading, info = queue().read(data, side, names, task)
     g.photo_queue = info
     return reading
 

@@ -27,6 +27,7 @@ class Kept:
     stored: float
     names: dict[int, str]
     turned: bool | None = None  # "Is this the top of your sheet?": None = not answered (web.phototurn)
+    quarter_turns: int | None = None  # "Which edge is the top?": turns clockwise re-read with (web.phototurn)
 
 
 class PhotoStore:

@@ -1,8 +1,10 @@
-/* "Is this the top of your sheet?": when the reader could not tell which way up an unmarked side-A sheet lies
+/* "Is this the top of your sheet?": when the reader could not tell which way up an unmarked sheet lies
  * (`orientation_unsure`), the review asks once, before anything else, showing the straightened sheet.
  * "Yes" hides the question (and tells the server, so later re-reads of this photo stay this way up);
- * "No" asks the server to read the kept photo again a half turn round and shows that reading.
- * Plain buttons, focus moved to the question and a role=status line: keyboard and screen readers work. */
+ * "No, turn it round" asks the server to read the kept photo again a half turn round ({turn: true});
+ * "The left/right edge is the top" asks for that photo read again a quarter turn round ({quarter_turns: 1 or 3},
+ * clockwise) and shows that reading. Plain buttons in a labelled group, focus moved to the question and a
+ * role=status line: keyboard and screen readers work. */
 (function () {
   'use strict';
   var od = JSON.parse(document.getElementById('orient-data').textContent);
@@ -11,13 +13,17 @@
   var title = document.getElementById('orient-title');
   var image = document.getElementById('orient-image');
   var yes = document.getElementById('orient-yes');
-  var no = document.getElementById('orient-no');
+  var turners = [document.getElementById('orient-no'), document.getElementById('orient-left'),
+                 document.getElementById('orient-right')];
   var status = document.getElementById('orient-status');
   var answered = {};  // photo token → true once the player answered for that photo
   var token = null;
 
   function say(text) { status.textContent = text; }
-  function busy(on) { yes.disabled = on; no.disabled = on; }
+  function busy(on) {
+    yes.disabled = on;
+    turners.forEach(function (b) { b.disabled = on; });
+  }
 
   function hide() {
     panel.classList.add('hidden');
@@ -36,8 +42,8 @@
     title.focus();
   }
 
-  function post(turn) {
-    return window.Mapsmith.postJSON(od.turnUrl.replace('TOKEN', encodeURIComponent(token)), { turn: turn });
+  function post(body) {
+    return window.Mapsmith.postJSON(od.turnUrl.replace('TOKEN', encodeURIComponent(token)), body);
   }
 
   yes.addEventListener('click', function () {
@@ -45,20 +51,24 @@
     answered[token] = true;
     hide();
     say(od.kept);
-    post(false).catch(function () {});  // only remembered for later taps; the page already shows this way up
+    post({ turn: false }).catch(function () {});  // only remembered for later taps; the page already shows this way up
   });
 
-  no.addEventListener('click', function () {
-    if (!token) return;
-    var asked = token;
-    busy(true);
-    say(od.turning);
-    post(true).then(function (res) {
-      if (!res.ok) { busy(false); say(res.data.error || ('Error ' + res.status)); return; }
-      answered[asked] = true;
-      window.Mapsmith.applyReading(res.data);  // fires mapsmith:reading → render() hides the question
-      say(od.turned);
-    }).catch(function () { busy(false); say(od.network); });
+  turners.forEach(function (button) {
+    button.addEventListener('click', function () {
+      if (!token) return;
+      var asked = token;
+      var turns = Number(button.getAttribute('data-turns'));
+      busy(true);
+      say(od.turning);
+      // the half turn keeps its old request, so a server of either age understands it
+      post(turns === 2 ? { turn: true } : { quarter_turns: turns }).then(function (res) {
+        if (!res.ok) { busy(false); say(res.data.error || ('Error ' + res.status)); return; }
+        answered[asked] = true;
+        window.Mapsmith.applyReading(res.data);  // fires mapsmith:reading → render() hides the question
+        say(turns === 2 ? od.turned : od.quarter);
+      }).catch(function () { busy(false); say(od.network); });
+    });
   });
 
   document.addEventListener('mapsmith:reading', function (e) { render(e.detail || {}); });
