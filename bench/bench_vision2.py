@@ -20,11 +20,16 @@ Figures (drawable cells only: printed mountains and wastelands are excluded):
   fit        distance between the reader's cell_centers_px and the truth, in cells (max, p95), when reported
   coins      coin count right / photos where both the truth and the reader give one
   s/photo    median wall time of one read; crashes = non-zero exit without a JSON error, or a traceback
-  taps       (unless --no-taps) taps per found photo: each unsure group (confidence < 0.7, not named yet) is
+  taps       (unless --no-taps) taps per found photo. First, when the reading says `orientation_unsure`, the
+             player answers "Which edge is the top?" with the truth's turn (from the true cell centres, as
+             `orient` measures it; else the turn whose grid matches best) and the photo is re-read with
+             `read PHOTO --turn K` (K = 0, "yes", is one tap and no re-read); that answer is one tap and the
+             taps that follow keep `--turn K`. Then each unsure group (confidence < 0.7, not named yet) is
              named by the truth majority of its cells with `read PHOTO --name G=terrain`, biggest group
              first and at most one tap per terrain (so a group of smudges named "empty" is one more), then
              the photo is re-read and the still unsure groups are tapped again (up to 3 rounds)
   after      cells right after those taps, over found sheets (the issue's "after at most one tap per terrain")
+  o-ans      (unless --no-taps) found sheets whose "Which edge is the top?" the player answered (one of the taps)
 """
 
 from __future__ import annotations
@@ -78,6 +83,7 @@ def score(truth: dict, out: dict | None, rc: int, stderr: str, seconds: float) -
     g, t = np.array(grid, dtype=object), np.array(tg, dtype=object)
     matches = [int((np.rot90(g, k) == t).sum()) for k in range(4)]
     rec["orientation_right"] = matches[0] >= max(matches[1:])
+    rec["grid_turn"] = int(np.argmax(matches))
     rec["orientation_unsure"] = bool(out.get("orientation_unsure", False))
     centres = out.get("cell_centers_px")
     try:
@@ -132,6 +138,8 @@ def summarise(recs: list[dict]) -> dict:
         "coins_both": len(coins),
         "sec_median": round(statistics.median(r["seconds"] for r in recs), 2) if recs else None,
         "crashes": sum(1 for r in recs if r["crash"]),
+        "orientation_answers": (sum(1 for r in tapped if r.get("orientation_answer") is not None)
+                                if tapped else None),
         "taps_per_photo": (round(statistics.mean(r["taps"] for r in tapped), 1) if tapped else None),
         "after_taps_pct": (round(100 * sum(r["ok_after_taps"] for r in tapped)
                                  / sum(r["drawable"] for r in tapped), 1) if tapped else None),
@@ -141,7 +149,7 @@ def summarise(recs: list[dict]) -> dict:
 
 COLS = [("photos", 6), ("found", 6), ("cells", 12), ("exact", 6), ("silent", 16), ("review", 7),
         ("orient", 7), ("asked", 6), ("o-silent", 9), ("fit max/p95", 12), ("coins", 6), ("s/ph", 6), ("crash", 6),
-        ("taps", 5), ("after", 6)]
+        ("taps", 5), ("after", 6), ("o-ans", 6)]
 
 
 def fmt_row(name: str, s: dict) -> str:
@@ -158,6 +166,7 @@ def fmt_row(name: str, s: dict) -> str:
         f"{s['coins_right']}/{s['coins_both']}", "-" if s["sec_median"] is None else f"{s['sec_median']:.1f}",
         str(s["crashes"]),
         "-" if s["taps_per_photo"] is None else f"{s['taps_per_photo']:.1f}", pct(s["after_taps_pct"]),
+        "-" if s["orientation_answers"] is None else str(s["orientation_answers"]),
     ]
     return f"{name:22}" + "".join(f"{v:>{w + 1}}" for v, (_, w) in zip(vals, COLS, strict=True))
 
@@ -213,6 +222,15 @@ def right_cells(truth_grid: list[list[str]], grid) -> int:
                if truth_grid[r][c] not in FIXED)
 
 
+def truth_quarter_turns(rec: dict) -> int:
+    """The player's answer to "Which edge is the top?": quarter turns clockwise that put the reading on the truth.
+
+    `score` found the reading upright after np.rot90(…, turn) (counterclockwise); clockwise that is -turn.
+    """
+    turn = rec.get("turn", rec.get("grid_turn", 0))
+    return (-int(turn)) % 4
+
+
 def run_one(cmd: list[str], folder: Path, job: tuple[str, str, str, int], index: int, timeout: float,
             pass_side: bool, taps: bool = True) -> dict:
     kind, style, diff, seed = job
@@ -235,6 +253,17 @@ def run_one(cmd: list[str], folder: Path, job: tuple[str, str, str, int], index:
         names: dict[int, str] = {}
         tapped: set[str] = set()
         current = out
+        asked = 0
+        if out.get("orientation_unsure"):  # asked first, before anything else, as the review does
+            k = truth_quarter_turns(rec)
+            rec["orientation_answer"] = k
+            asked = 1
+            if k:
+                rc2, stdout2, _err, _s = _read(cmd, path, [*extra, "--turn", str(k)], timeout)
+                nxt = _json(stdout2)
+                if rc2 == 0 and nxt is not None and _is_grid(nxt.get("grid")):
+                    current = nxt
+                    extra = [*extra, "--turn", str(k)]
         for _round in range(TAP_ROUNDS):
             new = tap_names(tg, current.get("groups") or [], tapped)
             if not new:
@@ -246,7 +275,7 @@ def run_one(cmd: list[str], folder: Path, job: tuple[str, str, str, int], index:
             if rc2 != 0 or nxt is None or not _is_grid(nxt.get("grid")):
                 break
             current = nxt
-        rec["taps"] = len(names)
+        rec["taps"] = len(names) + asked
         rec["ok_after_taps"] = right_cells(tg, current.get("grid"))
     return rec
 
