@@ -190,16 +190,24 @@ def name_groups(a: CellArrays, groups: list[Group], *, legend: CellArrays | None
 
 
 def _one_pen(groups: list[Group], summaries: list[dict], coloured: list[bool]) -> bool:
-    """True when one coloured pen drew nearly every cell as thin symbols (blue ballpoint): colour says nothing."""
+    """True when one coloured pen drew nearly every cell as thin symbols (blue ballpoint): colour says nothing.
+
+    Counted in cells, not groups: a few cells of another colour (a pad's printed ruins, a smudge of pencil)
+    do not make a one-pen sheet a colour sheet.
+    """
     n = sum(len(g.rows) for g in groups)
     col = [(g, s) for g, s, c in zip(groups, summaries, coloured, strict=True) if c]
-    if n < 10 or len(col) < 2 or sum(len(g.rows) for g, _ in col) < MONO_SHARE * n:
+    if n < 10 or len(col) < 2:
         return False
     hues = np.radians([s["hue"] for _, s in col])
-    mean = np.arctan2(np.sin(hues).mean(), np.cos(hues).mean())
-    spread = np.degrees(np.abs((hues - mean + np.pi) % (2 * np.pi) - np.pi)).max()
-    thin = np.median([s["coverage"] for _, s in col]) < SYMBOL_COVERAGE
-    return bool(spread < MONO_SPREAD and thin)
+    w = np.array([len(g.rows) for g, _ in col], float)
+    mean = np.arctan2((w * np.sin(hues)).sum(), (w * np.cos(hues)).sum())
+    near = np.degrees(np.abs((hues - mean + np.pi) % (2 * np.pi) - np.pi)) < MONO_SPREAD
+    if w[near].sum() < MONO_SHARE * n:
+        return False
+    thin = np.median(np.repeat([s["coverage"] for (_, s), k in zip(col, near, strict=True) if k],
+                               w[near].astype(int))) < SYMBOL_COVERAGE
+    return bool(thin)
 
 
 def _pooled_log(p: np.ndarray) -> np.ndarray:

@@ -141,6 +141,10 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
 
     rand = np.array([printed_like(rng.choice(121, 5, replace=False)) for _ in range(150)])
     mu, sd = float(rand.mean()), float(rand.std() + 1e-3)
+    # A side without wastelands scores what any cells would there (the mutual likeness of random sets of as
+    # many cells): a constant would outweigh wastelands the player drew or left out (home-made sheets).
+    n_waste = max(len(m.wastelands) for m in MAPS.values())
+    rand_waste = float(np.mean([_set_similarity(sim, rng.choice(121, n_waste, replace=False)) for _ in range(60)]))
     hyps = []
     for k in range(4):
         idx = _rot_index(k)
@@ -156,7 +160,7 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
             if m.wastelands:
                 score += 0.5 * _set_similarity(sim, np.array([idx[r, c] for r, c in m.wastelands]))
             else:
-                score += 0.5 * 0.3  # a neutral bonus keeps the sides comparable
+                score += 0.5 * rand_waste
             ruins = np.array([idx[r, c] for r, c in m.ruins])
             score += 0.2 * _set_similarity(sim, ruins)
             hyps.append((score, side, k, (printed_like(mnt) - mu) / sd))
