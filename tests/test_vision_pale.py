@@ -92,3 +92,34 @@ def test_an_initial_is_evidence_for_its_terrain():
     other = np.zeros((1, len(classes)), np.float32)
     other[0, classes.index("other")] = 1.0
     assert symbols.terrain_probs(other, tuple(classes))[0] == pytest.approx(np.full(5, 0.2))
+
+
+def test_drawn_mountains_are_alike_in_colour():
+    """Five cells hatched in one brown among cells of many colours: their colour likeness stands out, so the
+    side whose mountains they are wins even where grey cross-correlation of the strokes says nothing."""
+    from companion.cartographers.data import GRID_SIZE
+    from vision.orient import FRAME_CELL, FRAME_PAD, colour_distances, colour_likeness
+
+    rng = np.random.default_rng(3)
+    size = (GRID_SIZE + 2 * FRAME_PAD) * FRAME_CELL
+    frame = np.full((size, size, 3), 235, np.uint8)
+    mountains = [(1, 3), (2, 8), (5, 5), (8, 2), (9, 7)]
+    palette = [(60, 160, 60), (200, 120, 40), (40, 40, 200), (40, 200, 230), (150, 40, 130)]
+    for r in range(GRID_SIZE):
+        for c in range(GRID_SIZE):
+            col = (70, 90, 120) if (r, c) in mountains else palette[int(rng.integers(len(palette)))]
+            y, x = (r + FRAME_PAD) * FRAME_CELL, (c + FRAME_PAD) * FRAME_CELL
+            frame[y + 3 : y + FRAME_CELL - 3, x + 3 : x + FRAME_CELL - 3] = col
+    tone = colour_distances(frame)
+    idx = np.array([r * GRID_SIZE + c for r, c in mountains])
+    rand = [colour_likeness(tone, rng.choice(GRID_SIZE * GRID_SIZE, 5, replace=False)) for _ in range(50)]
+    assert colour_likeness(tone, idx) > 0.9 > max(rand)
+
+
+def test_pale_brown_hatching_is_a_village_not_a_farm():
+    """Lightly pressed brown pencil is as light as yellow: its lightness is paper, only its hue is the pencil's."""
+    from vision.naming import DRAWABLE, colour_logits
+
+    assert DRAWABLE[int(np.argmax(colour_logits(54.0, 92.0)))] == "farm"  # as if it were a dense colour
+    assert DRAWABLE[int(np.argmax(colour_logits(54.0, None)))] == "village"
+    assert DRAWABLE[int(np.argmax(colour_logits(150.0, None)))] == "forest"
