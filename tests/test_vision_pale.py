@@ -123,3 +123,17 @@ def test_pale_brown_hatching_is_a_village_not_a_farm():
     assert DRAWABLE[int(np.argmax(colour_logits(54.0, 92.0)))] == "farm"  # as if it were a dense colour
     assert DRAWABLE[int(np.argmax(colour_logits(54.0, None)))] == "village"
     assert DRAWABLE[int(np.argmax(colour_logits(150.0, None)))] == "forest"
+
+
+def test_pale_even_hatching_counts_as_drawn_on_by_its_tint():
+    """Hatching so light and even that no pixel is dark and none stands out is still drawn on: it is tinted."""
+    from vision.cells import fill_probability
+
+    rng = np.random.default_rng(11)
+    cells = [hatched((0.45, 0.65, 0.4), 30 + 10 * k, 4, rng, 0.2) for k in range(4)]
+    cells += [np.clip(1.0 + rng.normal(0, 0.01, (SIZE, SIZE, 3)), 0, 1).astype(np.float32) for _ in range(4)]
+    img, boxes = row_of(cells)
+    a = cell_arrays(planes(img), boxes)
+    assert (a.coverage[:4] < 0.01).all()
+    p = fill_probability(a, set(), True)
+    assert (p[:4] > 0.5).all() and (p[4:] < 0.5).all()
