@@ -30,8 +30,9 @@ DRAWABLE: tuple[str, ...] = tuple(t.value for t in TERRAIN_DRAWABLE)
 STYLES = ("marker", "pencil", "graphite")
 # More media and hands (bench/README.md "more hands"): wax crayon, felt-tip hatching, watercolour wash,
 # symbols in ballpoint, graphite symbols of many designs, initials instead of symbols, and colour sheets
-# with some cells drawn as a symbol only.
-EXTRA_STYLES = ("crayon", "felt", "watercolour", "ballpoint", "symbols", "letters", "mixed")
+# with some cells drawn as a symbol only; "pale": colour pencil hatching pressed lightly (a faint tint on
+# white or ruled paper, its strokes seldom darker than the paper's own lines).
+EXTRA_STYLES = ("crayon", "felt", "watercolour", "ballpoint", "symbols", "letters", "mixed", "pale")
 BALLPOINT = (0.12, 0.18, 0.55)
 INITIALS = {"forest": "F", "village": "V", "farm": "A", "water": "W", "monster": "M"}
 INITIALS_TR = {"forest": "O", "village": "K", "farm": "T", "water": "S", "monster": "C"}
@@ -208,7 +209,8 @@ def random_player(rng: np.random.Generator, style: str) -> Player:
         colours=colours,
         hatch_angle=float(rng.uniform(20, 70) * rng.choice([-1, 1])),
         hatch_step=float(rng.uniform(0.07, 0.12)),
-        opacity=float(rng.uniform(0.6, 0.9) if style == "pencil" else rng.uniform(0.75, 0.95)),
+        opacity=float(rng.uniform(0.6, 0.9) if style == "pencil" else rng.uniform(0.18, 0.35) if style == "pale"
+                      else rng.uniform(0.75, 0.95)),
         overshoot=float(rng.uniform(0.02, 0.12)),
         tree_variant=int(rng.integers(2)),
         coin_colour=COIN_COLOURS[rng.integers(len(COIN_COLOURS))] if style != "graphite" else GRAPHITE,
@@ -273,6 +275,8 @@ def draw_cell(trans: np.ndarray, rng, player: Player, terrain: str, x: float, y:
     ox, oy = x - x0, y - y0  # cell origin inside the mask
     colour = player.colours[terrain]
     style = player.style
+    if style == "pale":
+        style = "pencil"
     if style == "mixed":
         style = "designs" if rng.random() < player.symbol_p else "pencil"
         if style == "designs":

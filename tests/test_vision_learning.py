@@ -225,7 +225,8 @@ def test_vision_eval_scores_a_folder_of_confirmed_photos(tmp_path):
     s = json.loads(cp.stdout)["kept"]
     assert s["photos"] == 1 and s["found"] == 1 and s["cells"] == sum(t not in ("mountain", "wasteland")
                                                                        for row in grid for t in row)
-    assert s["accuracy_after_taps"] >= 0.97 and s["silent"] == 0 and 1 <= s["taps_per_photo"] <= 5
+    # initials are evidence for their terrain (vision.symbols.LETTER_TRUST): few taps, maybe none
+    assert s["accuracy_after_taps"] >= 0.97 and s["silent"] == 0 and 0 <= s["taps_per_photo"] <= 5
     assert sum(b["cells"] for b in s["reliability"]) == s["cells"]
     cp = subprocess.run([sys.executable, "-m", "companion.cli", "vision-eval", str(tmp_path / "nothing")], cwd=ROOT,
                         env=ENV, capture_output=True, text=True, timeout=60)

@@ -39,6 +39,7 @@ FILL_SOFTNESS = 0.22  # log-ink units of the filled/empty sigmoid
 # the floor applies.
 FULL_LEVEL = 0.035
 FILL_CONTRAST = 0.065  # ink contrast (98th percentile − median) of a pale symbol; blank cells stay below 0.045
+FILL_TINT = 2.2  # Lab chroma of a cell's mean colour above which it is coloured in (blank paper stays below 1.6)
 FOREIGN_RUINS_CAP = 0.65  # ruins printed by another sheet's design hide a pencil mark: show them
 # An unsure group this close to a named one (and clearly closer than to any other named group) takes its name
 # with this raw confidence.
@@ -106,7 +107,9 @@ def fill_probability(a: CellArrays, ruins: set, own_glyph: bool) -> np.ndarray:
     p_cov = 1.0 / (1.0 + np.exp(-(a.coverage - 0.012) / 0.004))  # some pixels must really be drawn on
     # … or, for a pale pencil whose strokes never cross INK_T, stand out from the cell's own paper
     p_contrast = 1.0 / (1.0 + np.exp(-(a.contrast - FILL_CONTRAST) / 0.008))
-    return p_mass * np.maximum(p_cov, p_contrast)
+    # … or, for pale colour hatching spread evenly (no pixel dark, none standing out), be tinted: paper is not
+    p_tint = 1.0 / (1.0 + np.exp(-(np.hypot(a.tint[:, 0], a.tint[:, 1]) - FILL_TINT) / 0.3))
+    return p_mass * np.maximum(np.maximum(p_cov, p_contrast), p_tint)
 
 
 def legend_arrays(p, canon: Canon, move_box) -> tuple[CellArrays, list[str]]:

@@ -21,6 +21,12 @@ calibrated confidence (`vision.calibrate`).
   stretched to its own contrast first (`stretch`), so a pale pencil symbol has the same shape as a firm one.
 * **contrast** — how much the cell's strongest ink stands out from its own background (98th percentile
   minus median of the inner ink): a pale symbol is drawn on even when its mean ink is as low as a smudge's.
+* **tint** — the mean (a, b) of the whole inner cell. Pale pencil hatching barely tints any one pixel
+  (its per-pixel chroma is lost in the paper's and the JPEG's noise), but the mean of a few thousand
+  pixels is steady: a faint cell's hue is read from its tint (`tint_hue`).
+* **evenness** — how evenly the ink spreads over the cell (25th / 90th percentile of a 5×5 grid of block
+  means): hatching and fills cover the cell alike, a symbol or a letter leaves most blocks bare. Texture is
+  compared by colour, not by the direction of its strokes (`vision.groups`).
 """
 
 from __future__ import annotations
@@ -43,7 +49,13 @@ SHAPE_SIZE = 36
 SHAPE_DIM = 9 * (SHAPE_SIZE // 6) ** 2 + 36
 FAINT_SHARE, FAINT_INK, CHROMA_FAINT = 0.05, 0.06, 4.0  # a pale cell's ink and colour are read more gently
 STRETCH_FLOOR = 0.12  # the weakest stroke contrast stretched to full strength (paper noise stays below it)
-FIELDS = ("mass", "coverage", "colour", "chromatic", "light", "hue", "shape", "shape_ink", "stroke", "contrast")
+# A faint cell's mean tint (Lab chroma of the mean a, b) below TINT_GREY is grey (graphite, black pencil, the
+# paper's own cast); above TINT_GREY + TINT_RAMP it is all colour.
+TINT_GREY, TINT_RAMP = 0.8, 1.2
+EVEN_BLOCKS = 5
+EVEN_TEXTURE = 0.2  # evenness above which a cell's ink is texture (hatching, fill), below a symbol or letter
+FIELDS = ("mass", "coverage", "colour", "chromatic", "light", "hue", "shape", "shape_ink", "stroke", "contrast",
+          "tint", "evenness")
 
 
 @dataclass
@@ -61,6 +73,8 @@ class CellArrays:
     shape_ink: np.ndarray  # (n, SHAPE_DIM) descriptor of all the ink
     stroke: np.ndarray  # (n,) mean of the dark-stroke map (how much symbol there is)
     contrast: np.ndarray  # (n,) 98th percentile − median of the inner ink (does anything stand out?)
+    tint: np.ndarray  # (n, 2) mean (a, b) of the inner cell
+    evenness: np.ndarray  # (n,) 0 (ink in a few spots) .. 1 (ink spread evenly over the cell)
 
     def index(self) -> dict[tuple[int, int], int]:
         return {c: k for k, c in enumerate(self.cells)}
@@ -333,6 +347,39 @@ def hue_histogram(a: np.ndarray, b: np.ndarray, chroma: np.ndarray, w: np.ndarra
     return out / total
 
 
+def evenness(ink: np.ndarray, blocks: int = EVEN_BLOCKS) -> float:
+    """25th / 90th percentile of the mean ink of a `blocks`² grid over the cell (0 for a blank cell).
+
+    Hatching, a fill or a wash put ink in every block; a symbol's or a letter's few strokes leave most blocks
+    near paper. Measured on the ink above the cell's own faintest block, so the paper's tint does not count.
+    """
+    h, w = ink.shape[:2]
+    if h < blocks or w < blocks:
+        return 0.0
+    m = cv2.resize(ink.astype(np.float32), (blocks, blocks), interpolation=cv2.INTER_AREA).ravel()
+    m = m - float(m.min())
+    hi = float(np.percentile(m, 90))
+    if hi <= 1e-3:
+        return 0.0
+    return float(np.clip(np.percentile(m, 25) / hi, 0, 1))
+
+
+def tint_hue(tint: np.ndarray) -> tuple[np.ndarray, float]:
+    """(hue histogram, chromatic share) of a faint cell from its mean tint (a, b): one hue, soft-binned like
+    `hue_histogram`, with the grey share in the neutral bin (a tint near zero is grey, whatever its angle)."""
+    a, b = float(tint[0]), float(tint[1])
+    share = float(np.clip((np.hypot(a, b) - TINT_GREY) / TINT_RAMP, 0, 1))
+    out = np.zeros(HUE_BINS + 1, np.float32)
+    out[HUE_BINS] = 1.0 - share
+    if share > 0:
+        ang = (np.arctan2(b, a) % (2 * np.pi)) / (2 * np.pi) * HUE_BINS
+        lo = int(np.floor(ang)) % HUE_BINS
+        frac = float(ang - np.floor(ang))
+        out[lo] += share * (1 - frac)
+        out[(lo + 1) % HUE_BINS] += share * frac
+    return out, share
+
+
 def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, float]],
                 ruins: set[tuple[int, int]] | frozenset = frozenset(), ruins_glyph: bool = True) -> CellArrays:
     """Measure every cell in `boxes` (canonical pixel boxes, already moved onto the photographed grid).
@@ -342,8 +389,9 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
     """
     cells = list(boxes)
     n = len(cells)
-    mass, cov, chromatic, light, stroke_m, contrast = (np.zeros(n, np.float32) for _ in range(6))
+    mass, cov, chromatic, light, stroke_m, contrast, even = (np.zeros(n, np.float32) for _ in range(7))
     colour = np.zeros((n, 2), np.float32)
+    tint = np.zeros((n, 2), np.float32)
     hue = np.zeros((n, HUE_BINS + 1), np.float32)
     stroke_maps: list[np.ndarray | None] = [None] * n
     ink_maps: list[np.ndarray | None] = [None] * n
@@ -367,7 +415,11 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
         on = ink_c > INK_T if keep is None else (ink_c > INK_T) & keep
         cov[k] = float(on.mean()) if masked else np.count_nonzero(on) / kept
         coloured_at = CHROMA_PIXEL
-        if np.count_nonzero(on) < FAINT_SHARE * kept and contrast[k] + mass[k] > FAINT_INK:
+        lab_all = crop(p.lab, box, COLOUR_MARGIN, p.origin)
+        tint[k] = (lab_all[..., 1:3] if keep is None else lab_all[keep][..., 1:3]).reshape(-1, 2).mean(axis=0)
+        even[k] = evenness(ink_c if keep is None else ink_c * keep)
+        faint = np.count_nonzero(on) < FAINT_SHARE * kept and contrast[k] + mass[k] > FAINT_INK
+        if faint:
             # A pale pencil: its strokes seldom cross INK_T and its colour is weak, but it is still a colour.
             on = ink_c > max(FAINT_INK, 0.6 * float(hi))
             if keep is not None:
@@ -386,6 +438,9 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
             light[k] = float(median0(lab_c[strong, 0]))
         else:
             light[k] = 100.0
+        if faint and even[k] >= EVEN_TEXTURE:  # pale hatching: its colour is in the mean, not in any pixel
+            hue[k], chromatic[k] = tint_hue(tint[k])
+            colour[k] = tint[k]
         s_c = crop(p.stroke, box, SHAPE_MARGIN, p.origin)
         i_c = crop(p.ink, box, SHAPE_MARGIN, p.origin)
         if masked:
@@ -395,4 +450,5 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
         stroke_maps[k] = shape_map(stretch(s_c), 0.3)
         ink_maps[k] = shape_map(i_c)
     shape, shape_ink = np.vsplit(describe_maps(stroke_maps + ink_maps), [n])
-    return CellArrays(cells, mass, cov, colour, chromatic, light, hue, shape, shape_ink, stroke_m, contrast)
+    return CellArrays(cells, mass, cov, colour, chromatic, light, hue, shape, shape_ink, stroke_m, contrast, tint,
+                      even)

@@ -16,12 +16,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.features import HUE_BINS, CellArrays
+from vision.features import EVEN_TEXTURE, HUE_BINS, CellArrays
 
 MERGE_AT = 0.34  # average distance below which two clusters are one class
 SHAPE_WEIGHT = 1.8  # how much symbol shape counts for neutral ink
 LIGHT_SCALE = 60.0  # lightness difference that counts as much as a full colour change
 THIN_COVERAGE = 0.3  # cells whose ink covers less than this are strokes (symbols), not fills
+TEXTURE_LIGHT = 65.0  # coloured ink lighter than this and spread evenly is hatching (pencil), not a pen's symbol
+SYMBOL_MAX_COVERAGE = 0.5  # concentrated strokes covering less than this are a symbol, however bold the pen
 EMBED_MIX = 0.6  # share of the symbol model's opinion in the shape distance of two drawn symbols
 
 
@@ -93,9 +95,17 @@ def distances(a: CellArrays) -> np.ndarray:
     sym_one = (has[:, None] ^ has[None, :]).astype(np.float32)
     d_sym = sym_both * d_shape + sym_one * 0.6
     # Thin strokes in any colour (a blue ballpoint symbol, a green tree outline) are told apart by their shape.
-    thin = (a.coverage < THIN_COVERAGE).astype(np.float32)
+    # Colour hatching and fills are texture: their strokes' directions are the hand's, not the terrain's, so two
+    # textured cells are told apart by colour alone (pale pencil hatching covers little of a cell yet is no
+    # symbol). Grey ink is left to its shape (graphite furrows spread over a cell too), and so is dark coloured
+    # ink (ballpoint waves do).
+    texture = (a.evenness >= EVEN_TEXTURE) & (h[:, HUE_BINS] < 0.5) & (a.light >= TEXTURE_LIGHT)
+    # A symbol's strokes stay in a few places of the cell even when a bold pen covers a third of it.
+    concentrated = (a.evenness < EVEN_TEXTURE) & (a.coverage < SYMBOL_MAX_COVERAGE)
+    thin = (((a.coverage < THIN_COVERAGE) | concentrated) & ~texture).astype(np.float32)
     thin_both = np.minimum(thin[:, None], thin[None, :])
-    d = (d_hue + 0.5 * d_light + SHAPE_WEIGHT * np.maximum(both_neutral, thin_both) * d_shape_ink
+    shape_w = np.maximum(both_neutral, thin_both) * (1.0 - (texture[:, None] & texture[None, :]))
+    d = (d_hue + 0.5 * d_light + SHAPE_WEIGHT * shape_w * d_shape_ink
          + 0.5 * (1 - both_neutral) * d_sym)
     np.fill_diagonal(d, 0.0)
     return d.astype(np.float32)

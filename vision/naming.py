@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.cartographers.terrain import DRAWABLE as TERRAIN_DRAWABLE
-from vision.features import FIELDS, HUE_BINS, CellArrays
+from vision.features import EVEN_TEXTURE, FIELDS, HUE_BINS, CellArrays
 from vision.groups import Group, distances
 
 DRAWABLE: tuple[str, ...] = tuple(t.value for t in TERRAIN_DRAWABLE)
@@ -41,6 +41,7 @@ PALETTE_WEIGHT = 1.5  # how much the palette reader's votes count against the hu
 LEGEND_TEMPERATURE = 0.06  # distance units per e-fold of legend evidence
 SYMBOL_COVERAGE = 0.3  # a symbol's lines cover less of a cell than hatching or a fill
 MONO_SHARE, MONO_SPREAD = 0.85, 25.0  # one pen colour on most cells within this hue spread: a symbol sheet
+PALE_LIGHT = 80.0  # hatching whose strong ink is lighter than this is mostly paper: its lightness is no cue
 BLACK_L = 45.0  # neutral ink darker than this and covering the cell is a black marker/crayon fill
 
 
@@ -76,13 +77,19 @@ def hue_angle(hist: np.ndarray) -> tuple[float, float]:
     return mean % 360.0, float(w.sum() / total)
 
 
-def colour_logits(hue_deg: float, light: float) -> np.ndarray:
-    """Log-evidence per terrain of a coloured group from its hue angle and lightness."""
+def colour_logits(hue_deg: float, light: float | None) -> np.ndarray:
+    """Log-evidence per terrain of a coloured group from its hue angle and lightness.
+
+    `light` None: the lightness says nothing of the pencil (pale hatching is mostly paper: a brown pencil
+    pressed lightly is as light as a yellow one), so the hue alone decides.
+    """
     out = np.full(len(DRAWABLE), -3.0)
     for terrain, centre, width, (lo, hi), weight in HUE_FAMILIES:
         d = (hue_deg - centre + 180.0) % 360.0 - 180.0
         fit = weight * np.exp(-0.5 * (d / width) ** 2)
-        if light < lo:
+        if light is None:
+            pass
+        elif light < lo:
             fit *= np.exp(-(lo - light) / 10.0)
         elif light > hi:
             fit *= np.exp(-(light - hi) / 10.0)
@@ -102,6 +109,8 @@ def group_summary(a: CellArrays, g: Group) -> dict:
         "light": float(np.median(a.light[rows])),
         "coverage": float(np.median(a.coverage[rows])),
         "stroke": float(np.median(a.stroke[rows])),
+        # pale hatching: coloured ink spread thinly over the cell (vision.groups' texture, lighter than a pen)
+        "pale": bool(np.median(a.evenness[rows]) >= EVEN_TEXTURE and np.median(a.light[rows]) >= PALE_LIGHT),
     }
 
 
@@ -155,7 +164,7 @@ def name_groups(a: CellArrays, groups: list[Group], *, legend: CellArrays | None
             probs[k] = _softmax(_pooled_log(shape_probs[g.rows]))
             source.append("symbol")
         elif s["neutral"] < 0.5 and s["hue_share"] > 0.25:
-            logits = colour_logits(s["hue"], s["light"])
+            logits = colour_logits(s["hue"], None if s["pale"] else s["light"])
             if palette_votes is not None:
                 v = palette_votes[g.rows].sum(axis=0)
                 logits = 0.5 * logits + PALETTE_WEIGHT * np.log((v + 0.1) / (v.sum() + 0.5))
@@ -190,16 +199,24 @@ def name_groups(a: CellArrays, groups: list[Group], *, legend: CellArrays | None
 
 
 def _one_pen(groups: list[Group], summaries: list[dict], coloured: list[bool]) -> bool:
-    """True when one coloured pen drew nearly every cell as thin symbols (blue ballpoint): colour says nothing."""
+    """True when one coloured pen drew nearly every cell as thin symbols (blue ballpoint): colour says nothing.
+
+    Counted in cells, not groups: a few cells of another colour (a pad's printed ruins, a smudge of pencil)
+    do not make a one-pen sheet a colour sheet.
+    """
     n = sum(len(g.rows) for g in groups)
     col = [(g, s) for g, s, c in zip(groups, summaries, coloured, strict=True) if c]
-    if n < 10 or len(col) < 2 or sum(len(g.rows) for g, _ in col) < MONO_SHARE * n:
+    if n < 10 or len(col) < 2:
         return False
     hues = np.radians([s["hue"] for _, s in col])
-    mean = np.arctan2(np.sin(hues).mean(), np.cos(hues).mean())
-    spread = np.degrees(np.abs((hues - mean + np.pi) % (2 * np.pi) - np.pi)).max()
-    thin = np.median([s["coverage"] for _, s in col]) < SYMBOL_COVERAGE
-    return bool(spread < MONO_SPREAD and thin)
+    w = np.array([len(g.rows) for g, _ in col], float)
+    mean = np.arctan2((w * np.sin(hues)).sum(), (w * np.cos(hues)).sum())
+    near = np.degrees(np.abs((hues - mean + np.pi) % (2 * np.pi) - np.pi)) < MONO_SPREAD
+    if w[near].sum() < MONO_SHARE * n:
+        return False
+    thin = np.median(np.repeat([s["coverage"] for (_, s), k in zip(col, near, strict=True) if k],
+                               w[near].astype(int))) < SYMBOL_COVERAGE
+    return bool(thin)
 
 
 def _pooled_log(p: np.ndarray) -> np.ndarray:

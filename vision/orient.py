@@ -30,6 +30,7 @@ FRAME_PAD = 5  # cells of margin around the grid in the grid frame (our coin tra
 TEXT_WEIGHT = 0.03  # printed-feature score per unit of the text's log-odds (vision.upright)
 TEXT_CAP = 20.0  # the text never outweighs more than this many log units
 MARGIN_WEIGHT = 1.0  # printed-feature score per unit of the margin cue (periodic power share)
+COLOUR_WEIGHT = 0.1  # printed-feature score per unit of the mountains' likeness in colour (`colour_likeness`)
 PEAK_WEIGHT = 0.3  # printed-feature score per unit of the mountains' peak direction (vision.upright)
 SURE_LEAD = 0.15  # total-score lead over every other turn that settles the way up; less and the review asks
 # A quarter turn read wrong turns every cell AND puts the side's printed cells elsewhere: the lead over the two
@@ -95,6 +96,33 @@ def similarity_matrix(patches: np.ndarray) -> np.ndarray:
     return sim
 
 
+def colour_distances(frame: np.ndarray, cell: int = FRAME_CELL, pad: int = FRAME_PAD) -> np.ndarray:
+    """121×121 distances of the cells' mean colours (Lab, lightness halved), over the median distance.
+
+    Drawn mountains (home-made sheets, hatched in one brown or grey pencil) are alike in colour even where
+    their strokes are not: grey cross-correlation of hatching is mostly the noise of the strokes.
+    """
+    if frame.ndim != 3:
+        return np.ones((GRID_SIZE * GRID_SIZE,) * 2)
+    m = 3
+    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab).astype(np.float32)
+    cols = np.zeros((GRID_SIZE * GRID_SIZE, 3), np.float32)
+    for r in range(GRID_SIZE):
+        for c in range(GRID_SIZE):
+            y, x = (r + pad) * cell + m, (c + pad) * cell + m
+            cols[r * GRID_SIZE + c] = lab[y : y + cell - 2 * m, x : x + cell - 2 * m].reshape(-1, 3).mean(axis=0)
+    cols[:, 0] *= 0.5
+    d = np.linalg.norm(cols[:, None, :] - cols[None, :, :], axis=2)
+    return d / max(float(np.median(d)), 1.0)
+
+
+def colour_likeness(tone: np.ndarray, idx: np.ndarray) -> float:
+    """1 − the mean colour distance within a set of cells (≈ 0 for random cells, up to 1 for one colour)."""
+    n = len(idx)
+    sub = tone[np.ix_(idx, idx)]
+    return float(1.0 - sub.sum() / (n * (n - 1)))
+
+
 def _set_similarity(sim: np.ndarray, idx: np.ndarray) -> float:
     sub = sim[np.ix_(idx, idx)]
     n = len(idx)
@@ -150,6 +178,7 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     dark = (1 - patches.mean(axis=(2, 3)) / max(ref, 1)).ravel()
     rng = np.random.default_rng(0)
     med_dark = float(np.median(dark))
+    tone = colour_distances(frame)
 
     def printed_like(idx: np.ndarray) -> float:
         """Mutual likeness of a set of cells plus how much darker they are than the rest."""
@@ -157,6 +186,10 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
 
     rand = np.array([printed_like(rng.choice(121, 5, replace=False)) for _ in range(150)])
     mu, sd = float(rand.mean()), float(rand.std() + 1e-3)
+    # A side without wastelands scores what any cells would there (the mutual likeness of random sets of as
+    # many cells): a constant would outweigh wastelands the player drew or left out (home-made sheets).
+    n_waste = max(len(m.wastelands) for m in MAPS.values())
+    rand_waste = float(np.mean([_set_similarity(sim, rng.choice(121, n_waste, replace=False)) for _ in range(60)]))
     hyps = []
     for k in range(4):
         idx = _rot_index(k)
@@ -168,11 +201,11 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
             mask = np.zeros(121, bool)
             mask[mnt] = True
             s_m = _set_similarity(sim, mnt)
-            score = s_m + float(dark[mask].mean() - np.median(dark[~mask]))
+            score = s_m + float(dark[mask].mean() - np.median(dark[~mask])) + COLOUR_WEIGHT * colour_likeness(tone, mnt)
             if m.wastelands:
                 score += 0.5 * _set_similarity(sim, np.array([idx[r, c] for r, c in m.wastelands]))
             else:
-                score += 0.5 * 0.3  # a neutral bonus keeps the sides comparable
+                score += 0.5 * rand_waste
             ruins = np.array([idx[r, c] for r, c in m.ruins])
             score += 0.2 * _set_similarity(sim, ruins)
             hyps.append((score, side, k, (printed_like(mnt) - mu) / sd))

@@ -6,8 +6,8 @@ per terrain, many hands: size, slant, shear, stroke width, pressure, tremor, wit
 underneath, blur, noise) and photogen2's dev photos read by our own reader, with letters and scribbles as
 an "other" class. The weights (`vision/data/symbols.npz`, well under 1 MB) ship with the code and are
 evaluated with numpy; nothing is downloaded. A cell the
-model calls "other" (letters, unknown designs) spreads its probability evenly: such groups are named by
-a tap.
+model calls "other" (scribbles, unknown designs) spreads its probability evenly: such groups are named by
+a tap; a written initial is evidence for its terrain (`LETTER_TRUST`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ MODEL_PATH = Path(__file__).with_name("data") / "symbols.npz"
 
 
 OTHER = "other"  # scribbles, unknown designs: no terrain evidence (such groups are named by a tap)
-LETTER = "letter-"  # prefix of the initials' classes: told apart from each other, but no terrain evidence either
+LETTER = "letter-"  # prefix of the initials' classes ("letter-forest" = F or O)
+LETTER_TRUST = 0.8  # share of an initial's probability that goes to its terrain (the rest is spread evenly)
 
 
 @lru_cache(maxsize=1)
@@ -70,17 +71,28 @@ def class_probs(shapes: np.ndarray) -> tuple[np.ndarray, tuple[str, ...]] | None
     return p, tuple(m["classes"].tolist())
 
 
+def terrain_probs(p: np.ndarray, classes: tuple[str, ...]) -> np.ndarray:
+    """(n, 5) probabilities over DRAWABLE from (n, classes) class probabilities of the model."""
+    out = np.zeros((len(p), len(DRAWABLE)), np.float32)
+    for j, c in enumerate(classes):
+        if c in DRAWABLE:
+            out[:, DRAWABLE.index(c)] += p[:, j]
+        elif c.startswith(LETTER) and c[len(LETTER):] in DRAWABLE:
+            # An initial is the terrain's own letter (F V A W M as on our overlay, or the rules' Turkish
+            # O K T S C; the ten letters are all different): evidence for it, a little less sure than a symbol.
+            out[:, DRAWABLE.index(c[len(LETTER):])] += LETTER_TRUST * p[:, j]
+            out += (1 - LETTER_TRUST) * p[:, j : j + 1] / len(DRAWABLE)
+        else:  # "other" (scribbles, unknown designs): no terrain evidence
+            out += p[:, j : j + 1] / len(DRAWABLE)
+    return out
+
+
 def predict(shapes: np.ndarray) -> np.ndarray | None:
     """(n, 5) probabilities over DRAWABLE for (n, D) shape descriptors; None when no model is shipped."""
     if _model() is None or len(shapes) == 0:
         return None
     p, classes = class_probs(shapes)
-    out = np.zeros((len(shapes), len(DRAWABLE)), np.float32)
-    for j, c in enumerate(classes):
-        if c in DRAWABLE:
-            out[:, DRAWABLE.index(c)] += p[:, j]
-        else:  # "other" and the initials: no terrain evidence
-            out += p[:, j : j + 1] / len(DRAWABLE)
+    out = terrain_probs(p, classes)
     blank = np.abs(shapes).sum(axis=1) == 0
     out[blank] = 1.0 / len(DRAWABLE)
     return out
