@@ -425,18 +425,19 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
 
 
 def smooth_field(off: np.ndarray, use: np.ndarray, tol: float, iters: int = 4) -> np.ndarray:
-    """The smooth part (a cubic surface over the 12 × 12 crossings) of the offsets `off` (measured − homography,
-    12×12×2) of the crossings in `use`, fitted robustly: points further than `tol` (or 2.5× the typical
-    residual) from the surface are left out, so a stroke taken for a line does not bend it.
+    """The smooth part (a quadratic surface over the 12 × 12 crossings) of the offsets `off` (measured −
+    homography, 12×12×2) of the crossings in `use`, fitted robustly: points further than `tol` (or 2.5× the
+    typical residual) from the surface are left out, so a stroke taken for a line does not bend it.
 
     A curled page or a phone's barrel distortion moves neighbouring crossings alike and far ones differently;
-    a homography cannot follow that, a cubic can. The surface is only kept where it explains the offsets
-    clearly better than none (an even grid gets zeros), and never moves a crossing by more than half a cell's
-    worth of `tol` scaled up (`SMOOTH_MAX` tolerances).
+    a homography cannot follow that, a quadratic surface can (a cubic follows barrel distortion better inside
+    but swings at the grid's corners, beyond the inner crossings it is fitted on). The surface is only kept
+    where it explains the offsets clearly better than none (an even grid gets zeros), and never moves a
+    crossing by more than `SMOOTH_MAX` tolerances (about half a cell).
     """
     n = off.shape[0]
     v, u = np.mgrid[0:n, 0:n].astype(np.float64) / (n - 1) * 2 - 1
-    terms = np.stack([np.ones_like(u), u, v, u * u, u * v, v * v, u ** 3, u * u * v, u * v * v, v ** 3], axis=-1)
+    terms = np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1)
     keep = use.copy()
     zero = np.zeros_like(off)
     if keep.sum() < 3 * terms.shape[-1]:
@@ -612,6 +613,17 @@ def best_shift(ink: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, float]:
     return H @ T, ev
 
 
+SQUARISH = 1.25  # longest over shortest mean of opposite sides for an outline to be taken for a square grid
+
+
+def squarish(quad: np.ndarray, limit: float = SQUARISH) -> bool:
+    """Could this outline (TL, TR, BR, BL) be a square seen by a phone? A page (√2 : 1) or a score strip is
+    not; a phone held within about 35° of straight above foreshortens a square by less than `limit`."""
+    side = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    a, b = 0.5 * (side[0] + side[2]), 0.5 * (side[1] + side[3])
+    return bool(min(a, b) > 0 and max(a, b) / min(a, b) < limit)
+
+
 def candidate_quads(gray: np.ndarray, darkest: np.ndarray | None = None) -> list[np.ndarray]:
     """Rough outlines the lattice may sit in: contour quadrilaterals (of the gray image and of its darkest
     channel, which shows orange or blue print better), and the whole image as a last resort."""
@@ -687,28 +699,37 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
     for qi, quad in enumerate(quads):
         got = _candidate_lattice(ink, quad)
         tries = [] if got is None else [got[0]]
-        if qi < len(quads) - 1:
+        if qi < len(quads) - 1 and squarish(quad):
             # The outline itself as the grid's border: the pad's frame and a print's thick border hug the grid,
             # and its faint or heavily filled lattice may lose the comb to the frame or the fills' edges.
             tries.append(quad)
-        for corners in tries:
+        for t, corners in enumerate(tries):
             if cv2.contourArea(corners.astype(np.float32)) < 0.02 * small.shape[0] * small.shape[1]:
                 continue
-            H = cv2.getPerspectiveTransform(unit, corners.astype(np.float32)).astype(np.float64)
-            H, ev = best_shift(ink, H)
+            H0 = cv2.getPerspectiveTransform(unit, corners.astype(np.float32)).astype(np.float64)
+            H, ev = best_shift(ink, H0)
             found.append((ev + 0.05 * float(np.clip(lattice_score(ink, H), -3.0, 6.0)), H))
+            if t == len(tries) - 1 and quad is tries[-1] and H is not H0:
+                # An outline hugging a faint grid beside a chequered cloth or a busy margin: the shift search
+                # may prefer a window over the cloth's squares; the outline as it is stays a candidate, for
+                # the printed features to confirm or not.
+                ev0 = segment_evidence(segment_strengths(ink, H0))
+                found.append((ev0 + 0.05 * float(np.clip(lattice_score(ink, H0), -3.0, 6.0)), H0))
     found.sort(key=lambda t: -t[0])
-    out: list[Lattice] = []
-    for _, H in found[: keep + 1]:
+    measured = []
+    for _, H in found[: keep + 2]:
         lat = measure(ink, H, rounds=1)
         sc = lattice_score(ink, lat.homography)
-        centre = lat.points.mean(axis=(0, 1))
-        if any(np.linalg.norm(centre - o.points.mean(axis=(0, 1))) < 2 for o in out):
-            continue  # the same lattice from another outline
-        out.append(Lattice(lat.homography, lat.points, sc, segment_evidence(segment_strengths(ink, lat.homography))))
+        measured.append(Lattice(lat.homography, lat.points, sc,
+                                segment_evidence(segment_strengths(ink, lat.homography))))
     # The same order as the candidates': a frame or a score table can out-contrast a faint grid, but not
-    # start and stop like one.
-    out.sort(key=lambda t: -(t.evidence + 0.05 * float(np.clip(t.score, -3.0, 6.0))))
+    # start and stop like one. Of the same lattice reached from several outlines, the best measured stays.
+    measured.sort(key=lambda t: -(t.evidence + 0.05 * float(np.clip(t.score, -3.0, 6.0))))
+    out: list[Lattice] = []
+    for lat in measured:
+        centre = lat.points.mean(axis=(0, 1))
+        if not any(np.linalg.norm(centre - o.points.mean(axis=(0, 1))) < 2 for o in out):
+            out.append(lat)
     return [lat.scaled(1 / f) for lat in out[:keep]]
 
 
