@@ -43,6 +43,8 @@ EVIDENCE_ALONE = 0.35  # segment evidence that makes a lattice a map grid withou
 EVIDENCE_CONFIRMED = 0.0  # segment evidence enough when the printed mountains confirm the lattice
 MAX_AGREE = 0.45  # cells: the tolerance for uneven (hand-ruled) grids never grows beyond this
 UNEVEN = 0.07  # cells: median deviation of the inner crossings from the homography of a grid ruled by hand
+SMOOTH_TOL = 0.08  # cells: a crossing this far from the smooth bend of the lattice is a stroke, not the line
+SMOOTH_MAX = 6.0  # the smooth bend never moves a crossing by more than this many SMOOTH_TOL (about half a cell)
 SEEN_SEGMENTS = 7  # of 11 cells a line must be seen in for its crossings to stand off the homography
 
 
@@ -366,8 +368,9 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
         # they bend — on a printed grid a bend is a symbol's stroke taken for the line.
         sq_pts, ok = _crossings(lines, prior, cell, bend=False)
         uneven = _unevenness(sq_pts, ok, cell) >= UNEVEN
+        bent_pts, bent_ok = _crossings(lines, prior, cell, bend=True)
         if uneven:
-            sq_pts, ok = _crossings(lines, prior, cell, bend=True)
+            sq_pts, ok = bent_pts, bent_ok
         img_pts = cv2.perspectiveTransform(sq_pts.reshape(1, -1, 2), A)[0].reshape(N_LINES, N_LINES, 2)
         # The outer lines are often a thick band or the inside of a decorated frame, whose middle is not the
         # grid's edge: the homography comes from the inner intersections whenever there are enough of them.
@@ -391,9 +394,15 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
             if H2 is not None:
                 H = H2
         pred = cv2.perspectiveTransform(ideal.reshape(1, -1, 2), H)[0].reshape(N_LINES, N_LINES, 2)
+        # A curled sheet or a wide-angle lens bends the whole lattice smoothly away from any homography: the
+        # smooth part of the measured offsets is the sheet's own shape, not strokes taken for its lines.
+        pred_sq = _to_square(pred, A)
+        fit_on = bent_ok & inner if (bent_ok & inner).sum() >= 30 else bent_ok
+        pred_sq = pred_sq + smooth_field(bent_pts - pred_sq, fit_on, SMOOTH_TOL * cell)
+        pred = cv2.perspectiveTransform(pred_sq.reshape(1, -1, 2), A)[0].reshape(N_LINES, N_LINES, 2)
         # A measured intersection is kept where it agrees with the lattice (hand-ruled grids are uneven, by
         # a few hundredths of a cell); further off it is a stroke taken for the line, and an outer one a frame.
-        dev = np.linalg.norm(sq_pts - _to_square(pred, A), axis=2)
+        dev = np.linalg.norm(sq_pts - pred_sq, axis=2)
         tol_cells = np.where(inner, INNER_AGREE, OUTER_AGREE)
         if uneven:
             # Where both lines were seen in most of their cells, the measured crossing of a hand-ruled grid
@@ -404,9 +413,53 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
             seen = np.minimum(n_ok[1][:, None], n_ok[0][None, :]) >= SEEN_SEGMENTS
             tol_cells = np.where(seen, MAX_AGREE, agree_tolerance(dev[ok & inner] / cell, inner))
         keep = ok & (dev < tol_cells * cell)
+        if not uneven:
+            # A printed line that bends with the page is followed (its bent crossing), as far as it agrees
+            # with the page's smooth bend.
+            img_b = cv2.perspectiveTransform(bent_pts.reshape(1, -1, 2), A)[0].reshape(N_LINES, N_LINES, 2)
+            keep = bent_ok & (np.linalg.norm(bent_pts - pred_sq, axis=2) < tol_cells * cell)
+            img_pts = img_b
         pts = np.where(keep[..., None], img_pts, pred + neighbour_offsets(img_pts - pred, keep))
         score = float(np.median(strengths))
     return Lattice(H, pts, score)
+
+
+def smooth_field(off: np.ndarray, use: np.ndarray, tol: float, iters: int = 4) -> np.ndarray:
+    """The smooth part (a quadratic surface over the 12 × 12 crossings) of the offsets `off` (measured −
+    homography, 12×12×2) of the crossings in `use`, fitted robustly: points further than `tol` (or 2.5× the
+    typical residual) from the surface are left out, so a stroke taken for a line does not bend it.
+
+    A curled page or a phone's barrel distortion moves neighbouring crossings alike and far ones differently;
+    a homography cannot follow that, a quadratic surface can (a cubic follows barrel distortion better inside
+    but swings at the grid's corners, beyond the inner crossings it is fitted on). The surface is only kept
+    where it explains the offsets clearly better than none (an even grid gets zeros), and never moves a
+    crossing by more than `SMOOTH_MAX` tolerances (about half a cell).
+    """
+    n = off.shape[0]
+    v, u = np.mgrid[0:n, 0:n].astype(np.float64) / (n - 1) * 2 - 1
+    terms = np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1)
+    keep = use.copy()
+    zero = np.zeros_like(off)
+    if keep.sum() < 3 * terms.shape[-1]:
+        return zero
+    base = float(np.median(np.linalg.norm(off[use], axis=1)))
+    coef = None
+    for _ in range(iters):
+        if keep.sum() < 2 * terms.shape[-1]:
+            return zero
+        coef, *_ = np.linalg.lstsq(terms[keep], off[keep], rcond=None)
+        resid = np.linalg.norm(terms @ coef - off, axis=2)
+        new = use & (resid < max(tol, 2.5 * float(np.median(resid[keep]))))
+        if np.array_equal(new, keep):
+            break
+        keep = new
+    field = terms @ coef
+    after = float(np.median(np.linalg.norm((off - field)[use], axis=1)))
+    if after > 0.7 * base:
+        return zero
+    size = np.linalg.norm(field, axis=2, keepdims=True)
+    cap = SMOOTH_MAX * tol
+    return field * np.minimum(1.0, cap / np.maximum(size, 1e-9))
 
 
 def neighbour_offsets(off: np.ndarray, keep: np.ndarray) -> np.ndarray:
@@ -560,6 +613,17 @@ def best_shift(ink: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, float]:
     return H @ T, ev
 
 
+SQUARISH = 1.25  # longest over shortest mean of opposite sides for an outline to be taken for a square grid
+
+
+def squarish(quad: np.ndarray, limit: float = SQUARISH) -> bool:
+    """Could this outline (TL, TR, BR, BL) be a square seen by a phone? A page (√2 : 1) or a score strip is
+    not; a phone held within about 35° of straight above foreshortens a square by less than `limit`."""
+    side = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    a, b = 0.5 * (side[0] + side[2]), 0.5 * (side[1] + side[3])
+    return bool(min(a, b) > 0 and max(a, b) / min(a, b) < limit)
+
+
 def candidate_quads(gray: np.ndarray, darkest: np.ndarray | None = None) -> list[np.ndarray]:
     """Rough outlines the lattice may sit in: contour quadrilaterals (of the gray image and of its darkest
     channel, which shows orange or blue print better), and the whole image as a last resort."""
@@ -631,26 +695,41 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
     found = []
     unit = np.array([[0, 0], [GRID_SIZE, 0], [GRID_SIZE, GRID_SIZE], [0, GRID_SIZE]], np.float32)
     darkest = darkest_channel(small) if small.ndim == 3 else None
-    for quad in candidate_quads(gray, darkest):
+    quads = candidate_quads(gray, darkest)
+    for qi, quad in enumerate(quads):
         got = _candidate_lattice(ink, quad)
-        if got is None:
-            continue
-        corners, _ = got
-        if cv2.contourArea(corners.astype(np.float32)) < 0.02 * small.shape[0] * small.shape[1]:
-            continue
-        H = cv2.getPerspectiveTransform(unit, corners.astype(np.float32)).astype(np.float64)
-        H, ev = best_shift(ink, H)
-        found.append((ev + 0.05 * float(np.clip(lattice_score(ink, H), -3.0, 6.0)), H))
+        tries = [] if got is None else [got[0]]
+        if qi < len(quads) - 1 and squarish(quad):
+            # The outline itself as the grid's border: the pad's frame and a print's thick border hug the grid,
+            # and its faint or heavily filled lattice may lose the comb to the frame or the fills' edges.
+            tries.append(quad)
+        for t, corners in enumerate(tries):
+            if cv2.contourArea(corners.astype(np.float32)) < 0.02 * small.shape[0] * small.shape[1]:
+                continue
+            H0 = cv2.getPerspectiveTransform(unit, corners.astype(np.float32)).astype(np.float64)
+            H, ev = best_shift(ink, H0)
+            found.append((ev + 0.05 * float(np.clip(lattice_score(ink, H), -3.0, 6.0)), H))
+            if t == len(tries) - 1 and quad is tries[-1] and H is not H0:
+                # An outline hugging a faint grid beside a chequered cloth or a busy margin: the shift search
+                # may prefer a window over the cloth's squares; the outline as it is stays a candidate, for
+                # the printed features to confirm or not.
+                ev0 = segment_evidence(segment_strengths(ink, H0))
+                found.append((ev0 + 0.05 * float(np.clip(lattice_score(ink, H0), -3.0, 6.0)), H0))
     found.sort(key=lambda t: -t[0])
-    out: list[Lattice] = []
-    for _, H in found[: keep + 1]:
+    measured = []
+    for _, H in found[: keep + 2]:
         lat = measure(ink, H, rounds=1)
         sc = lattice_score(ink, lat.homography)
+        measured.append(Lattice(lat.homography, lat.points, sc,
+                                segment_evidence(segment_strengths(ink, lat.homography))))
+    # The same order as the candidates': a frame or a score table can out-contrast a faint grid, but not
+    # start and stop like one. Of the same lattice reached from several outlines, the best measured stays.
+    measured.sort(key=lambda t: -(t.evidence + 0.05 * float(np.clip(t.score, -3.0, 6.0))))
+    out: list[Lattice] = []
+    for lat in measured:
         centre = lat.points.mean(axis=(0, 1))
-        if any(np.linalg.norm(centre - o.points.mean(axis=(0, 1))) < 2 for o in out):
-            continue  # the same lattice from another outline
-        out.append(Lattice(lat.homography, lat.points, sc, segment_evidence(segment_strengths(ink, lat.homography))))
-    out.sort(key=lambda t: -t.score)
+        if not any(np.linalg.norm(centre - o.points.mean(axis=(0, 1))) < 2 for o in out):
+            out.append(lat)
     return [lat.scaled(1 / f) for lat in out[:keep]]
 
 
