@@ -131,3 +131,26 @@ def test_hero_features_of_many_cells_equal_one_cell_at_a_time():
     assert batch.dtype == np.float32 and batch.shape[0] == len(inks)
     for k, (a, b) in enumerate(zip(inks, strokes, strict=True)):
         assert np.array_equal(batch[k], marks.hero_features(a, b))
+
+
+def test_printed_like_many_equals_one_set_at_a_time():
+    from vision import orient
+
+    rng = np.random.default_rng(8)
+    flat = rng.random((121, 40))
+    sim = orient.similarity_matrix(flat.reshape(11, 11, 5, 8).astype(np.float32))
+    dark = rng.random(121).astype(np.float32)
+    med = float(np.median(dark))
+    sets = np.stack([rng.choice(121, 5, replace=False) for _ in range(30)])
+    got = orient.printed_like_many(sim, dark, med, sets)
+    want = [orient._set_similarity(sim, s) + float(dark[s].mean() - med) for s in sets]
+    assert got.tolist() == want
+
+
+def test_margin_darkness_is_the_darkest_channel_against_bright_paper():
+    from vision import orient
+
+    rng = np.random.default_rng(9)
+    frame = rng.integers(0, 256, (60, 50, 3), dtype=np.uint8)
+    want = 1.0 - frame.min(axis=2).astype(np.float32) / max(float(np.percentile(frame, 95)), 1.0)
+    assert np.array_equal(orient.margin_darkness(frame), want)

@@ -170,11 +170,14 @@ def comb_positions(L: int, pitch_lo: float, pitch_hi: float, n_pitch: int
 
 def second_smallest(a: np.ndarray) -> np.ndarray:
     """`np.partition(a, 1, axis=-1)[..., 1]` (the second smallest along the last axis, a tie counting twice),
-    from two minimum passes: several times faster on many short rows."""
-    m1 = a.min(axis=-1)
-    at_min = a == m1[..., None]
-    m2 = np.where(at_min, np.inf, a).min(axis=-1).astype(a.dtype)
-    return np.where(at_min.sum(axis=-1) >= 2, m1, m2)
+    by running the two smallest along the axis: several times faster on many short rows."""
+    lo = np.minimum(a[..., 0], a[..., 1])
+    hi = np.maximum(a[..., 0], a[..., 1])
+    for t in range(2, a.shape[-1]):
+        col = a[..., t]
+        np.minimum(hi, np.maximum(lo, col), out=hi)
+        np.minimum(lo, col, out=lo)
+    return hi
 
 
 def comb_fit(f: np.ndarray, cont: np.ndarray, pitch_lo: float, pitch_hi: float,
