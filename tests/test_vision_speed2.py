@@ -154,3 +154,14 @@ def test_margin_darkness_is_the_darkest_channel_against_bright_paper():
     frame = rng.integers(0, 256, (60, 50, 3), dtype=np.uint8)
     want = 1.0 - frame.min(axis=2).astype(np.float32) / max(float(np.percentile(frame, 95)), 1.0)
     assert np.array_equal(orient.margin_darkness(frame), want)
+
+
+def test_second_difference_equals_the_rolled_formula():
+    rng = np.random.default_rng(10)
+    for shape in ((40, 37), (5, 60), (3, 4)):
+        s = rng.random(shape).astype(np.float32)
+        for axis in (0, 1):
+            for w in (1, 2, 3):
+                want = s - 0.5 * (np.roll(s, w, axis) + np.roll(s, -w, axis))
+                got = lattice.second_difference(s, w, axis)
+                assert got.dtype == want.dtype and np.array_equal(got, want), (shape, axis, w)

@@ -30,7 +30,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.features import SHAPE_MARGIN, box_region, crop, describe_maps, planes, shape_map
+from vision.features import SHAPE_MARGIN, Planes, box_region, crop, describe_maps, planes, shape_map
 from vision.light import grid_paper, whiten
 
 MODEL_PATH = Path(__file__).with_name("data") / "marks.npz"
@@ -184,12 +184,15 @@ def hero_probability(features: np.ndarray) -> np.ndarray | None:
     return 1.0 / (1.0 + np.exp(-z))
 
 
-def cell_measures(norm: np.ndarray, boxes: dict, origin: tuple[int, int] = (0, 0)) -> tuple[dict, dict]:
+def cell_measures(norm: np.ndarray | None, boxes: dict, origin: tuple[int, int] = (0, 0),
+                  given: Planes | None = None) -> tuple[dict, dict]:
     """Per cell (of `boxes`): its cross strengths (`cross_strengths`) and its hero features.
 
-    `norm` may be the part of the image from `origin` (row, column) that holds the boxes (`box_region`).
+    `norm` (the whitened sheet) may be the part of the image from `origin` (row, column) that holds the boxes
+    (`box_region`); `given` are its planes when already computed (then `norm` is not needed).
     """
-    p = planes(norm)
+    p = planes(norm) if given is None else given
+    origin = origin if given is None else p.origin
     dark = np.clip(1.0 - p.lab[..., 0] / 100.0, 0, 1)
     cells = list(boxes)
     cross = cross_strengths_many([crop(dark, boxes[c], CROSS_MARGIN, origin) for c in cells])
@@ -198,13 +201,21 @@ def cell_measures(norm: np.ndarray, boxes: dict, origin: tuple[int, int] = (0, 0
     return dict(zip(cells, cross, strict=True)), dict(zip(cells, feats, strict=True))
 
 
-def read_marks(norm: np.ndarray, boxes: dict, predrawn=frozenset(), grid_size: int = 11) -> MarkReading:
+def read_marks(norm: np.ndarray, boxes: dict, predrawn=frozenset(), grid_size: int = 11,
+               given: Planes | None = None) -> MarkReading:
     """Look for X marks and heroes in the cells of `boxes` (every cell but printed mountains and wastelands,
-    on the photographed grid); a side's pre-drawn terrain (`predrawn`) may be destroyed but holds no hero."""
-    # As the terrain stage sees it: the grid's paper is white; only the rectangle of the boxes is computed.
-    region = box_region(boxes.values(), norm.shape)
-    white = whiten(norm[region], grid_paper(norm, boxes))
-    strength, feats = cell_measures(white, boxes, (region[0].start, region[1].start))
+    on the photographed grid); a side's pre-drawn terrain (`predrawn`) may be destroyed but holds no hero.
+
+    `given`: the planes of `norm` whitened by the paper of these same boxes (`vision.cells` computes them for
+    the terrain reading when its cells are these), so they are not computed twice.
+    """
+    if given is None:
+        # As the terrain stage sees it: the grid's paper is white; only the rectangle of the boxes is computed.
+        region = box_region(boxes.values(), norm.shape)
+        white = whiten(norm[region], grid_paper(norm, boxes))
+        strength, feats = cell_measures(white, boxes, (region[0].start, region[1].start))
+    else:
+        strength, feats = cell_measures(None, boxes, given=given)
     cells = list(boxes)
     p_cross = np.zeros((grid_size, grid_size))
     p_hero = np.zeros((grid_size, grid_size))
