@@ -20,7 +20,7 @@ from companion.cartographers.data import GRID_SIZE
 from vision import calibrate, symbols
 from vision.calibrate import DOMINANT_CAP, dominant_terrain
 from vision.classify import classify_cells
-from vision.features import CellArrays, box_region, cell_arrays, planes
+from vision.features import CellArrays, Planes, box_region, cell_arrays, planes
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, outline_ratios
 from vision.groups import Group, distances, make_groups
@@ -73,6 +73,10 @@ class CellReading:
     path: str = "learned"  # "legend" or "learned"
     raw: np.ndarray | None = None  # 11×11 scores before calibration
     evidence: calibrate.Evidence | None = None  # what the calibrator saw (scripts/calibrate.py fits on it)
+    # The colour planes the cells were read from (whitened by the paper of the cells `boxes`), for the marks
+    # stage to reuse when it reads the same cells (`vision.marks.read_marks`).
+    planes: Planes | None = field(default=None, repr=False)
+    boxes: dict = field(default_factory=dict, repr=False)
 
 
 def _boxes(canon: Canon, offsets, cells) -> dict:
@@ -283,7 +287,7 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
     raw_out = np.asarray(raw, np.float32).copy()
     for rc in keep:
         raw_out[rc] = np.nan  # named by the player: not part of the calibration
-    return CellReading(grid, conf, style, warnings, infos, path, raw_out, ev)
+    return CellReading(grid, conf, style, warnings, infos, path, raw_out, ev, p, boxes)
 
 
 def _full_boxes(boxes: dict) -> dict:

@@ -25,6 +25,7 @@ that start and stop with the grid.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -101,12 +102,27 @@ def line_response(ink: np.ndarray, axis: int, along: int = 9, w: int = 2) -> tup
     if axis == 1:
         b = cv2.blur(ink, (1, along))
         s = cv2.GaussianBlur(b, (0, 0), sigmaX=1.0, sigmaY=0.1)
-        d2 = s - 0.5 * (np.roll(s, w, axis=1) + np.roll(s, -w, axis=1))
     else:
         b = cv2.blur(ink, (along, 1))
         s = cv2.GaussianBlur(b, (0, 0), sigmaX=0.1, sigmaY=1.0)
-        d2 = s - 0.5 * (np.roll(s, w, axis=0) + np.roll(s, -w, axis=0))
+    d2 = second_difference(s, w, axis)
     return np.abs(d2), np.maximum(d2, 0)
+
+
+def second_difference(s: np.ndarray, w: int, axis: int) -> np.ndarray:
+    """`s - 0.5 * (np.roll(s, w, axis) + np.roll(s, -w, axis))` (wrapping round at the ends, as np.roll does)
+    with slices into one array instead of two rolled copies."""
+    a = np.moveaxis(s, axis, 0)
+    n = a.shape[0]
+    if n <= 2 * w:
+        return s - 0.5 * (np.roll(s, w, axis) + np.roll(s, -w, axis))
+    out = np.empty_like(s)
+    o = np.moveaxis(out, axis, 0)
+    np.add(a[: n - 2 * w], a[2 * w:], out=o[w: n - w])
+    np.add(a[n - w:], a[w: 2 * w], out=o[:w])  # s[i - w] wraps to the end
+    np.add(a[n - 2 * w: n - w], a[:w], out=o[n - w:])  # s[i + w] wraps to the start
+    np.multiply(out, 0.5, out=out)
+    return np.subtract(s, out, out=out)
 
 
 def _smooth(prof: np.ndarray) -> np.ndarray:
@@ -142,6 +158,45 @@ def _dilate1(f: np.ndarray) -> np.ndarray:
     return np.maximum(np.maximum(f, np.roll(f, 1)), np.roll(f, -1))
 
 
+@lru_cache(maxsize=8)
+def comb_positions(L: int, pitch_lo: float, pitch_hi: float, n_pitch: int
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The sample indices every comb of `comb_fit` reads (pitches × starts × teeth), read-only.
+
+    They depend only on the profile's length and the pitch range, which are the same for every candidate
+    outline of a reading (one square size), so they are worked out once (a pure function's memo: the same
+    arguments always give the same arrays). Returns (starts, pitches, teeth, midpoints, before, after,
+    span_ok): clipped integer indices, the two outer lines' indices with where they lie inside, and which
+    combs fit in the profile.
+    """
+    i = np.arange(N_LINES, dtype=np.float64)
+    d = np.linspace(pitch_lo, pitch_hi, n_pitch)[:, None, None]
+    s = np.arange(1.0, L - 1.0)[None, :, None]
+
+    def index(pos):
+        return np.clip(np.round(pos).astype(int), 0, L - 1)
+
+    before, after = s[..., 0] - d[..., 0], s[..., 0] + N_LINES * d[..., 0]
+    out = (s, d, index(s + i * d), index(s + (i[:-1] + 0.5) * d),
+           np.where(before >= 0, index(before), -1), np.where(after < L, index(after), -1),
+           (s + GRID_SIZE * d < L - 1)[..., 0])
+    for a in out:
+        a.setflags(write=False)
+    return out
+
+
+def second_smallest(a: np.ndarray) -> np.ndarray:
+    """`np.partition(a, 1, axis=-1)[..., 1]` (the second smallest along the last axis, a tie counting twice),
+    by running the two smallest along the axis: several times faster on many short rows."""
+    lo = np.minimum(a[..., 0], a[..., 1])
+    hi = np.maximum(a[..., 0], a[..., 1])
+    for t in range(2, a.shape[-1]):
+        col = a[..., t]
+        np.minimum(hi, np.maximum(lo, col), out=hi)
+        np.minimum(lo, col, out=lo)
+    return hi
+
+
 def comb_fit(f: np.ndarray, cont: np.ndarray, pitch_lo: float, pitch_hi: float,
              n_pitch: int = 56) -> tuple[float, float, float]:
     """(start, pitch, score) of the 12-tooth comb that best explains a line-response profile `f`.
@@ -152,25 +207,18 @@ def comb_fit(f: np.ndarray, cont: np.ndarray, pitch_lo: float, pitch_hi: float,
     L = len(f)
     fmax = _dilate1(f)
     cmax = _dilate1(cont)
-    i = np.arange(N_LINES, dtype=np.float64)
-    d = np.linspace(pitch_lo, pitch_hi, n_pitch)[:, None, None]  # pitches × starts × teeth, all at once
-    s = np.arange(1.0, L - 1.0)[None, :, None]
-    span_ok = (s + GRID_SIZE * d < L - 1)[..., 0]
+    s, d, i_teeth, i_mids, i_before, i_after, span_ok = comb_positions(L, float(pitch_lo), float(pitch_hi),
+                                                                        n_pitch)
     if not span_ok.any():
         return (0.0, 0.0, -np.inf)
-
-    def at(arr, pos):
-        return arr[np.clip(np.round(pos).astype(int), 0, L - 1)]
-
-    teeth = at(fmax, s + i * d)
-    mids = at(f, s + (i[:-1] + 0.5) * d).mean(axis=2)
-    before, after = s[..., 0] - d[..., 0], s[..., 0] + N_LINES * d[..., 0]
-    out_b = np.where(before >= 0, at(cmax, before), 0.0)
-    out_a = np.where(after < L, at(cmax, after), 0.0)
-    second = np.partition(teeth, 1, axis=2)[..., 1]
+    teeth = fmax[i_teeth]
+    mids = f[i_mids].mean(axis=2)
+    out_b = np.where(i_before >= 0, cmax[i_before], 0.0)
+    out_a = np.where(i_after >= 0, cmax[i_after], 0.0)
+    second = second_smallest(teeth)
     # An outer line costs only when it is about as continuous as the lattice's own lines: faint notebook
     # or squared-paper lines beside a drawn grid are not a thirteenth grid line.
-    floor = np.maximum(mids, 0.5 * at(cmax, s + i * d).mean(axis=2))
+    floor = np.maximum(mids, 0.5 * cmax[i_teeth].mean(axis=2))
     hi_o, lo_o = np.maximum(out_b, out_a), np.minimum(out_b, out_a)
     score = (0.5 * teeth.mean(axis=2) + 0.5 * second - mids - 0.5 * np.maximum(0, hi_o - floor)
              - 0.3 * np.maximum(0, lo_o - floor))
@@ -283,7 +331,8 @@ def _fit_line(t: np.ndarray, v: np.ndarray, w: np.ndarray, tol: float, bend: flo
     if local.sum() >= 3:
         # A running median of three: a line bends smoothly, a stroke or a fill edge moves one cell only.
         rr = np.interp(t, t[local], r[local])
-        rr = np.median(np.stack([np.r_[rr[:1], rr[:-1]], rr, np.r_[rr[1:], rr[-1:]]]), axis=0)
+        a, b = np.r_[rr[:1], rr[:-1]], np.r_[rr[1:], rr[-1:]]
+        rr = np.maximum(np.minimum(a, rr), np.minimum(np.maximum(a, rr), b))  # the median of three
         return LineFit(coef, t, rr, int(local.sum()))
     return LineFit(coef, t[local], r[local], int(local.sum()))
 
@@ -300,20 +349,26 @@ def intersect(col: LineFit, row: LineFit, x0: float, y0: float, iters: int = 4) 
 def _crossings(lines: list[list[LineFit | None]], prior: np.ndarray, cell: float, bend: bool
                ) -> tuple[np.ndarray, np.ndarray]:
     """12×12 crossings of the measured column and row lines (square px) and which were measured; the others
-    stay at `prior`. `bend`: follow each line's local deviations, else its straight fit."""
-    sq_pts = prior.copy()
-    ok = np.zeros((N_LINES, N_LINES), bool)
-    for i in range(N_LINES):
-        for j in range(N_LINES):
-            cx, cy = lines[0][j], lines[1][i]
-            if cx is None or cy is None:
-                continue
-            px, py = prior[i, j]
-            if not bend:
-                cx, cy = LineFit(cx.coef, cx.t[:0], cx.resid[:0], cx.n_ok), LineFit(cy.coef, cy.t[:0], cy.resid[:0])
-            x, y = intersect(cx, cy, px, py)
-            if abs(x - px) < 0.45 * cell and abs(y - py) < 0.45 * cell:
-                sq_pts[i, j], ok[i, j] = (x, y), True
+    stay at `prior`. `bend`: follow each line's local deviations, else its straight fit.
+
+    `intersect`'s fixed-point steps for all 144 crossings at once, a line at a time (each crossing's steps
+    depend on its own two lines only: the same numbers as one crossing at a time)."""
+    cols, rows = lines
+
+    def at(f: LineFit, t: np.ndarray) -> np.ndarray:
+        return f.at(t) if bend else LineFit(f.coef, f.t[:0], f.resid[:0]).at(t)
+
+    x, y = prior[..., 0].copy(), prior[..., 1].copy()
+    for _ in range(4):
+        for i, row in enumerate(rows):
+            if row is not None:
+                y[i, :] = at(row, x[i, :])
+        for j, col in enumerate(cols):
+            if col is not None:
+                x[:, j] = at(col, y[:, j])
+    seen = np.array([r is not None for r in rows])[:, None] & np.array([c is not None for c in cols])[None, :]
+    ok = seen & (np.abs(x - prior[..., 0]) < 0.45 * cell) & (np.abs(y - prior[..., 1]) < 0.45 * cell)
+    sq_pts = np.where(ok[..., None], np.stack([x, y], axis=-1), prior)
     return sq_pts, ok
 
 
@@ -546,8 +601,10 @@ def segment_strengths(ink: np.ndarray, H: np.ndarray, cell: int = EV_CELL, pad: 
         side_l = np.clip(x - cell // 2, 0, size - 1)
         side_r = np.clip(x + cell // 2, 0, size - 1)
         out.append(peak[:, np.clip(x, 0, size - 1)] - 0.5 * (mean[:, side_l] + mean[:, side_r]))
-    seen = cv2.warpPerspective(np.ones(ink.shape[:2], np.float32), _grid_to_square(H, cell, pad), (size, size),
-                               flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT)
+    # Which square pixels come from inside the photo: warped as bytes (a quarter of the memory traffic of floats)
+    seen = cv2.warpPerspective(np.ones(ink.shape[:2], np.uint8), _grid_to_square(H, cell, pad), (size, size),
+                               flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT
+                               ).astype(np.float32)
     m0 = int(round((pad - n_lo) * cell))
     core = sq[m0: m0 + len(cells) * cell, m0: m0 + len(cells) * cell]
     c4 = cell // 4
@@ -574,27 +631,43 @@ def segment_evidence(segs: tuple[np.ndarray, np.ndarray, np.ndarray], dx: int = 
     goes on (the comb is a cell off, or the grid is part of squared paper). A parallel line just outside
     (a frame, a notebook margin) costs nothing: frames are common and say nothing about where the grid ends.
     """
+    return segment_evidence_shifts(segs, [(dx, dy)])[0]
+
+
+def segment_evidence_shifts(segs: tuple[np.ndarray, np.ndarray, np.ndarray], shifts: list[tuple[int, int]]
+                            ) -> list[float]:
+    """`segment_evidence(segs, dx, dy)` for every (dx, dy) of `shifts`, the medians and means of all shifts
+    taken in one batch (`best_shift` tries 81). Same numbers as one shift at a time."""
     v, h, (dark, seen) = segs
     o = (v.shape[1] - N_LINES) // 2  # index of line 0 (and of cell 0)
-    x0, y0 = o + dx, o + dy
-    if checkerboard(dark[y0: y0 + GRID_SIZE, x0: x0 + GRID_SIZE]) > CHECKER_MAX:
-        return -1.0
+    n, G = len(shifts), GRID_SIZE
+    x0s = [o + dx for dx, _ in shifts]
+    y0s = [o + dy for _, dy in shifts]
+    pos = list(zip(x0s, y0s, strict=True))
+    inner_v = np.stack([v[y0: y0 + G, x0: x0 + N_LINES] for x0, y0 in pos])
+    inner_h = np.stack([h[x0: x0 + G, y0: y0 + N_LINES] for x0, y0 in pos])
+    m = np.median(np.concatenate([inner_v.reshape(n, -1), inner_h.reshape(n, -1)], axis=1), axis=1)
+    safe = np.where(m != 0, m, 1.0).astype(m.dtype)[:, None]
+    cov_v = np.minimum(inner_v / safe[..., None], 1).clip(0).mean(axis=(1, 2))
+    cov_h = np.minimum(inner_h / safe[..., None], 1).clip(0).mean(axis=(1, 2))
     # Beyond the photo's edge nobody can see the lattice stop: a strip of cells out of the frame counts as
     # half continuing (a chequered cloth or tiled floor runs off the photo; a sheet's grid seldom does).
-    unseen = [1 - seen[y0 - 1, x0: x0 + GRID_SIZE].mean(), 1 - seen[y0 + GRID_SIZE, x0: x0 + GRID_SIZE].mean(),
-              1 - seen[y0: y0 + GRID_SIZE, x0 - 1].mean(), 1 - seen[y0: y0 + GRID_SIZE, x0 + GRID_SIZE].mean()]
-    inner_v = v[y0: y0 + GRID_SIZE, x0: x0 + N_LINES]
-    inner_h = h[x0: x0 + GRID_SIZE, y0: y0 + N_LINES]
-    m = float(np.median(np.concatenate([inner_v.ravel(), inner_h.ravel()])))
-    if m <= 1e-4:
-        return -1.0
-    cov = min(float(np.minimum(inner_v / m, 1).clip(0).mean()), float(np.minimum(inner_h / m, 1).clip(0).mean()))
-    conts = [np.median(np.clip(v[y0 - 1, x0: x0 + N_LINES] / m, 0, 1)),
-             np.median(np.clip(v[y0 + GRID_SIZE, x0: x0 + N_LINES] / m, 0, 1)),
-             np.median(np.clip(h[x0 - 1, y0: y0 + N_LINES] / m, 0, 1)),
-             np.median(np.clip(h[x0 + GRID_SIZE, y0: y0 + N_LINES] / m, 0, 1))]
-    conts = [max(float(c), UNSEEN_CONTINUES * float(u)) for c, u in zip(conts, unseen, strict=True)]
-    return cov - max(conts)
+    outer = [np.stack([v[y0 - 1, x0: x0 + N_LINES] for x0, y0 in pos]),
+             np.stack([v[y0 + G, x0: x0 + N_LINES] for x0, y0 in pos]),
+             np.stack([h[x0 - 1, y0: y0 + N_LINES] for x0, y0 in pos]),
+             np.stack([h[x0 + G, y0: y0 + N_LINES] for x0, y0 in pos])]
+    conts = [np.median(np.clip(a / safe, 0, 1), axis=1) for a in outer]
+    out = []
+    for k, (x0, y0) in enumerate(pos):
+        if checkerboard(dark[y0: y0 + G, x0: x0 + G]) > CHECKER_MAX or float(m[k]) <= 1e-4:
+            out.append(-1.0)
+            continue
+        unseen = [1 - seen[y0 - 1, x0: x0 + G].mean(), 1 - seen[y0 + G, x0: x0 + G].mean(),
+                  1 - seen[y0: y0 + G, x0 - 1].mean(), 1 - seen[y0: y0 + G, x0 + G].mean()]
+        cov = min(float(cov_v[k]), float(cov_h[k]))
+        c = [max(float(cc[k]), UNSEEN_CONTINUES * float(u)) for cc, u in zip(conts, unseen, strict=True)]
+        out.append(cov - max(c))
+    return out
 
 
 def best_shift(ink: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, float]:
@@ -604,7 +677,9 @@ def best_shift(ink: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, float]:
     right pitch fitted over the grid and the coin track below it is several cells off."""
     segs = segment_strengths(ink, H, pad=SHIFT_MAX + 1.5)
     r = range(-SHIFT_MAX, SHIFT_MAX + 1)
-    best = max(((segment_evidence(segs, dx, dy) - 0.02 * (abs(dx) + abs(dy)), dx, dy) for dx in r for dy in r),
+    shifts = [(dx, dy) for dx in r for dy in r]
+    evs = segment_evidence_shifts(segs, shifts)
+    best = max(((ev - 0.02 * (abs(dx) + abs(dy)), dx, dy) for ev, (dx, dy) in zip(evs, shifts, strict=True)),
                key=lambda t: t[0])
     ev, dx, dy = best
     if dx == 0 and dy == 0:

@@ -30,7 +30,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.features import SHAPE_MARGIN, crop, planes, shape_descriptor
+from vision.features import SHAPE_MARGIN, Planes, box_region, crop, describe_maps, planes, shape_map
 from vision.light import grid_paper, whiten
 
 MODEL_PATH = Path(__file__).with_name("data") / "marks.npz"
@@ -86,29 +86,47 @@ def cross_strengths(dark: np.ndarray) -> tuple[float, float]:
     resolve looks like a tone in every direction). The second number leaves out the darker-than-the-fill
     test: when only it sees an X (an X over a dark fill, or a dark tone) the cell is doubted, not changed.
     """
-    a = np.asarray(dark, np.float32)
-    if a.size == 0 or min(a.shape) < 4:
-        return 0.0, 0.0
-    a = cv2.resize(a, (N, N), interpolation=cv2.INTER_AREA)
-    raw = a
-    # White top-hat: what is darker than the cell's own fill and narrower than a few pixels — strokes, not the
-    # fill they cross (a marker fill, or the paper between hatching lines, is the background).
-    a = np.clip(a - cv2.morphologyEx(a, cv2.MORPH_OPEN, np.ones((TOPHAT, TOPHAT), np.uint8)), 0, 1)
-    fill = float(np.percentile(raw, 60))
-    out, strokes = [], []
+    return cross_strengths_many([dark])[0]
+
+
+def cross_strengths_many(darks: list[np.ndarray]) -> list[tuple[float, float]]:
+    """`cross_strengths` of many cells at once: the line samples of all cells are taken and ranked in one
+    batch (a reading has ~110 cells; per-cell numpy calls were most of the marks stage). Same numbers."""
+    out: list[tuple[float, float]] = [(0.0, 0.0)] * len(darks)
+    rows, raws, tops = [], [], []
+    for j, dark in enumerate(darks):
+        a = np.asarray(dark, np.float32)
+        if a.size == 0 or min(a.shape) < 4:
+            continue
+        raw = cv2.resize(a, (N, N), interpolation=cv2.INTER_AREA)
+        # White top-hat: what is darker than the cell's own fill and narrower than a few pixels — strokes, not
+        # the fill they cross (a marker fill, or the paper between hatching lines, is the background).
+        rows.append(j)
+        raws.append(raw)
+        tops.append(np.clip(raw - cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((TOPHAT, TOPHAT), np.uint8)), 0, 1))
+    if not rows:
+        return out
+    raw, a = np.stack(raws), np.stack(tops)
+    fill = np.percentile(raw.reshape(len(rows), -1), 60, axis=1)
     k = int(CONTINUOUS * _lines()[0].shape[1])
+    at = np.arange(len(rows))
+    per_fam, strokes = [], []
     for fam in _lines():
         idx = (fam * N).astype(int)
-        line = np.sort(a[idx[..., 1], idx[..., 0]], axis=1)[:, k]
+        line = np.partition(a[:, idx[..., 1], idx[..., 0]], k, axis=2)[..., k]
         # A stroke is one line; a texture (dense hatching blurred into a tone) is every line: count what
         # the best line has above the family's typical line …
-        best = int(line.argmax())
+        best = line.argmax(axis=1)
         # … and only as far as that line is darker than the cell's fill itself (pencil lines are darker
         # than the hatching they cross; a tone is not darker than itself).
-        excess = float(np.sort(raw[idx[best, :, 1], idx[best, :, 0]])[k]) - fill
-        strokes.append(float(line[best] - np.median(line)))
-        out.append(min(strokes[-1], EXCESS_GAIN * excess))
-    return min(out), min(strokes)
+        excess = np.partition(raw[at[:, None], idx[best, :, 1], idx[best, :, 0]], k, axis=1)[:, k]
+        strokes.append(line[at, best] - np.median(line, axis=1))
+        per_fam.append((excess, fill))
+    for i, j in enumerate(rows):
+        s = [float(st[i]) for st in strokes]
+        o = [min(s[f], EXCESS_GAIN * (float(per_fam[f][0][i]) - float(per_fam[f][1][i]))) for f in range(2)]
+        out[j] = (min(o), min(s))
+    return out
 
 
 def cross_threshold(strengths) -> float:
@@ -134,13 +152,26 @@ def _model(path: str = str(MODEL_PATH)) -> tuple[np.ndarray, float] | None:
 def hero_features(ink: np.ndarray, stroke: np.ndarray | None = None) -> np.ndarray:
     """The hero model's input for one cell: the shapes of all its ink and of its dark strokes (as
     `vision.features` describes symbols), plus how much of the cell is inked."""
-    a = np.asarray(ink, np.float32)
-    b = np.zeros_like(a) if stroke is None else np.asarray(stroke, np.float32)
-    h, w = a.shape[0] // 8, a.shape[1] // 8
-    inner = a[h : a.shape[0] - h, w : a.shape[1] - w]
-    cov = float((inner > 0.22).mean()) if inner.size else 0.0
-    dark = float((b > 0.3).mean()) if b.size else 0.0
-    return np.concatenate([shape_descriptor(a), shape_descriptor(b, 0.3), [cov, cov * cov, dark]]).astype(np.float32)
+    return hero_features_many([ink], [stroke])[0]
+
+
+def hero_features_many(inks: list[np.ndarray], strokes: list[np.ndarray | None]) -> np.ndarray:
+    """(n, D) `hero_features` of n cells, their shape descriptors in one batch (`describe_maps`; same numbers)."""
+    maps_a, maps_b, extra = [], [], []
+    for ink, stroke in zip(inks, strokes, strict=True):
+        a = np.asarray(ink, np.float32)
+        b = np.zeros_like(a) if stroke is None else np.asarray(stroke, np.float32)
+        h, w = a.shape[0] // 8, a.shape[1] // 8
+        inner = a[h : a.shape[0] - h, w : a.shape[1] - w]
+        cov = float((inner > 0.22).mean()) if inner.size else 0.0
+        dark = float((b > 0.3).mean()) if b.size else 0.0
+        maps_a.append(shape_map(a))
+        maps_b.append(shape_map(b, 0.3))
+        extra.append([cov, cov * cov, dark])
+    n = len(maps_a)
+    desc = describe_maps(maps_a + maps_b)
+    return np.concatenate([desc[:n], desc[n:], np.asarray(extra, np.float64).reshape(n, 3)], axis=1
+                          ).astype(np.float32)
 
 
 def hero_probability(features: np.ndarray) -> np.ndarray | None:
@@ -153,22 +184,38 @@ def hero_probability(features: np.ndarray) -> np.ndarray | None:
     return 1.0 / (1.0 + np.exp(-z))
 
 
-def cell_measures(norm: np.ndarray, boxes: dict) -> tuple[dict, dict]:
-    """Per cell (of `boxes`): its cross strengths (`cross_strengths`) and its hero features."""
-    p = planes(norm)
+def cell_measures(norm: np.ndarray | None, boxes: dict, origin: tuple[int, int] = (0, 0),
+                  given: Planes | None = None) -> tuple[dict, dict]:
+    """Per cell (of `boxes`): its cross strengths (`cross_strengths`) and its hero features.
+
+    `norm` (the whitened sheet) may be the part of the image from `origin` (row, column) that holds the boxes
+    (`box_region`); `given` are its planes when already computed (then `norm` is not needed).
+    """
+    p = planes(norm) if given is None else given
+    origin = origin if given is None else p.origin
     dark = np.clip(1.0 - p.lab[..., 0] / 100.0, 0, 1)
-    strength, feats = {}, {}
-    for cell, box in boxes.items():
-        strength[cell] = cross_strengths(crop(dark, box, CROSS_MARGIN))
-        feats[cell] = hero_features(crop(p.ink, box, SHAPE_MARGIN), crop(p.stroke, box, SHAPE_MARGIN))
-    return strength, feats
+    cells = list(boxes)
+    cross = cross_strengths_many([crop(dark, boxes[c], CROSS_MARGIN, origin) for c in cells])
+    feats = hero_features_many([crop(p.ink, boxes[c], SHAPE_MARGIN, origin) for c in cells],
+                               [crop(p.stroke, boxes[c], SHAPE_MARGIN, origin) for c in cells])
+    return dict(zip(cells, cross, strict=True)), dict(zip(cells, feats, strict=True))
 
 
-def read_marks(norm: np.ndarray, boxes: dict, predrawn=frozenset(), grid_size: int = 11) -> MarkReading:
+def read_marks(norm: np.ndarray, boxes: dict, predrawn=frozenset(), grid_size: int = 11,
+               given: Planes | None = None) -> MarkReading:
     """Look for X marks and heroes in the cells of `boxes` (every cell but printed mountains and wastelands,
-    on the photographed grid); a side's pre-drawn terrain (`predrawn`) may be destroyed but holds no hero."""
-    white = whiten(norm, grid_paper(norm, boxes))  # as the terrain stage sees it: the grid's paper is white
-    strength, feats = cell_measures(white, boxes)
+    on the photographed grid); a side's pre-drawn terrain (`predrawn`) may be destroyed but holds no hero.
+
+    `given`: the planes of `norm` whitened by the paper of these same boxes (`vision.cells` computes them for
+    the terrain reading when its cells are these), so they are not computed twice.
+    """
+    if given is None:
+        # As the terrain stage sees it: the grid's paper is white; only the rectangle of the boxes is computed.
+        region = box_region(boxes.values(), norm.shape)
+        white = whiten(norm[region], grid_paper(norm, boxes))
+        strength, feats = cell_measures(white, boxes, (region[0].start, region[1].start))
+    else:
+        strength, feats = cell_measures(None, boxes, given=given)
     cells = list(boxes)
     p_cross = np.zeros((grid_size, grid_size))
     p_hero = np.zeros((grid_size, grid_size))

@@ -148,6 +148,25 @@ def periodic_power(band: np.ndarray, cell: int = FRAME_CELL) -> float:
     return float(share.max()) if len(share) else 0.0
 
 
+def margin_darkness(frame: np.ndarray) -> np.ndarray:
+    """Darkness 0..1 of the grid frame against its bright paper (95th percentile), for `margin_cue`."""
+    if frame.ndim == 3:
+        b, g, r = cv2.split(frame)
+        low = cv2.min(cv2.min(b, g), r)  # the darkest channel (exact, and faster than numpy's min over an axis)
+    else:
+        low = frame
+    return 1.0 - low.astype(np.float32) / max(float(np.percentile(frame, 95)), 1.0)
+
+
+def printed_like_many(sim: np.ndarray, dark: np.ndarray, med_dark: float, sets: np.ndarray) -> np.ndarray:
+    """For each row of `sets` (cell index sets, one size): the mutual likeness of its cells (`_set_similarity`)
+    plus how much darker they are than the median cell, all sets in one batch."""
+    n = sets.shape[1]
+    sub = sim[sets[:, :, None], sets[:, None, :]]
+    mutual = (sub.reshape(len(sets), -1).sum(axis=1) - np.trace(sub, axis1=1, axis2=2)) / (n * (n - 1))
+    return mutual + (dark[sets].mean(axis=1) - med_dark)
+
+
 def margin_cue(frame_dark: np.ndarray, k: int, cell: int = FRAME_CELL, pad: int = FRAME_PAD) -> float:
     """How much more the bottom and left margins (after k quarter turns) carry a periodic row than top/right."""
     f = np.rot90(frame_dark, k)
@@ -165,13 +184,12 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     """The best (side, turn) for a lattice from the printed mountains (and wastelands), the text, the margins
     and the paper (vision.pagecues).
 
-    `text=False` leaves the text and paper out (cheaper: for ranking candidate lattices, whose confirmation is
-    the same). `turn` (k, lattice order) imposes the way up: only the side is decided then, and it is sure.
+    `text=False` leaves the text, the margins and the paper out (cheaper: for ranking candidate lattices, whose
+    confirmation is the same; its way up is then the printed features' alone). `turn` (k, lattice order) imposes
+    the way up: only the side is decided then, and it is sure.
     """
     frame = grid_frame(image, lattice.homography)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    dark_img = 1.0 - (frame.min(axis=2) if frame.ndim == 3 else frame).astype(np.float32) / max(
-        float(np.percentile(frame, 95)), 1.0)
     patches = cell_patches(gray)
     sim = similarity_matrix(patches)
     ref = float(np.percentile(patches, 95))
@@ -184,7 +202,7 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
         """Mutual likeness of a set of cells plus how much darker they are than the rest."""
         return _set_similarity(sim, idx) + float(dark[idx].mean() - med_dark)
 
-    rand = np.array([printed_like(rng.choice(121, 5, replace=False)) for _ in range(150)])
+    rand = printed_like_many(sim, dark, med_dark, np.stack([rng.choice(121, 5, replace=False) for _ in range(150)]))
     mu, sd = float(rand.mean()), float(rand.std() + 1e-3)
     # A side without wastelands scores what any cells would there (the mutual likeness of random sets of as
     # many cells): a constant would outweigh wastelands the player drew or left out (home-made sheets).
@@ -211,7 +229,8 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
             hyps.append((score, side, k, (printed_like(mnt) - mu) / sd))
     tframe = text_frame(image, lattice.homography) if text else None
     votes = text_votes(tframe) if tframe is not None else TextVotes(np.zeros(4), 0)
-    margins = [margin_cue(dark_img, k) for k in range(4)]
+    # The margins weigh only the way up: the candidate ranking (`text=False`) uses the confirmation alone.
+    margins = [margin_cue(margin_darkness(frame), k) for k in range(4)] if text else [0.0] * 4
     paper = paper_cues(image, lattice, tframe)
     paper_total = paper.total(RULINGS_WEIGHT, MARGIN_LINE_WEIGHT, PAGE_WEIGHT)
 

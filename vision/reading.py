@@ -330,8 +330,10 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     printed = printed_cells(loc.side)  # Heroes marks: mountains and wastelands are never destroyed
     markable = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)
                 if printed.get((r, c)) not in ("mountain", "wasteland")]
-    apply_marks(cls.grid, cls.confidence, read_marks(norm, {rc: _box(canon, offsets, *rc) for rc in markable},
-                                                     predrawn={rc for rc in printed if rc in markable}))
+    mark_boxes = {rc: _box(canon, offsets, *rc) for rc in markable}
+    same = mark_boxes == cls.boxes and list(mark_boxes) == list(cls.boxes)  # then the same whitened planes
+    predrawn = {rc for rc in printed if rc in markable}
+    apply_marks(cls.grid, cls.confidence, read_marks(norm, mark_boxes, predrawn, given=cls.planes if same else None))
     quality.check_blur(blur, canon, cls.style)  # symbols need a sharper photo than colour fills
     coins = read_coins(ink, canon, warp.shift) if loc.method == "markers" else read_coin_track(norm, canon, ink,
                                                                                                  warp.shift)
