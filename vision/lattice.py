@@ -81,11 +81,17 @@ def darkest_channel(image: np.ndarray) -> np.ndarray:
 
 def ink_map(image: np.ndarray) -> np.ndarray:
     """Darkness 0..1 of any ink on paper (colour-blind: the darkest channel), relative to the local paper."""
-    f = darkest_channel(image).astype(np.float32)
+    d = darkest_channel(image)
+    f = d.astype(np.float32)
     k = max(9, (min(f.shape) // 40) | 1)
-    bg = cv2.dilate(f, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    bg = cv2.blur(bg, (k, k))
-    return np.clip(1.0 - f / np.maximum(bg, 8.0), 0.0, 1.0)
+    # The maximum filter on the bytes themselves (exact: the float copy holds the same whole numbers), then
+    # the blur in float; the ratio without whole-image temporaries.
+    bg = cv2.dilate(d if d.dtype == np.uint8 else f, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    bg = cv2.blur(bg.astype(np.float32), (k, k))
+    np.maximum(bg, 8.0, out=bg)
+    np.divide(f, bg, out=bg)
+    np.subtract(1.0, bg, out=bg)
+    return np.clip(bg, 0.0, 1.0, out=bg)
 
 
 def line_response(ink: np.ndarray, axis: int, along: int = 9, w: int = 2) -> tuple[np.ndarray, np.ndarray]:

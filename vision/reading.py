@@ -280,7 +280,28 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     `names` (group id → terrain word) re-reads with the player's names for groups of an earlier reading of
     the same photo (group ids are deterministic).
     Raises `PhotoError` (a ValueError with a stable `.code`) for unreadable photos.
+
+    The reading's matrix products are small (121 × 324 cell similarities, the symbol and hero models): BLAS
+    runs them on one thread for its duration. Woken BLAS threads fight OpenCV's own for two cores and made
+    a 0.5 ms product take 20–40 ms; one thread gives the same numbers.
     """
+    with _one_blas_thread():
+        return _read_sheet(source, side, overlay=overlay, names=names)
+
+
+def _one_blas_thread():
+    """A context in which BLAS uses one thread (restored after); a no-op without threadpoolctl."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - a declared dependency
+        from contextlib import nullcontext
+
+        return nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
+
+
+def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay: bool,
+                names: dict[int, str] | None) -> SheetReading:
     if side is not None:
         side = side.strip().upper()
         if side not in MAPS and not is_custom(side):
