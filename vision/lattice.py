@@ -153,7 +153,8 @@ def profiles(resp: tuple[np.ndarray, np.ndarray], axis: int, span: slice | None 
     bridged = cv2.blur(ridge, (1, along))
     mean = _smooth(r.mean(axis=0))
     k = int(0.4 * (bridged.shape[0] - 1))
-    cont = _smooth(np.partition(bridged, k, axis=0)[k])
+    # the k-th smallest down each column, taken along the rows of a transposed copy (contiguous: faster)
+    cont = _smooth(np.partition(np.ascontiguousarray(bridged.T), k, axis=1)[:, k])
     med, sc = _scale(mean)
     return (mean - med) / sc, (cont - med) / sc
 
