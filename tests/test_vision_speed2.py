@@ -165,3 +165,28 @@ def test_second_difference_equals_the_rolled_formula():
                 want = s - 0.5 * (np.roll(s, w, axis) + np.roll(s, -w, axis))
                 got = lattice.second_difference(s, w, axis)
                 assert got.dtype == want.dtype and np.array_equal(got, want), (shape, axis, w)
+
+
+def test_ink_map_equals_the_float_formula():
+    rng = np.random.default_rng(11)
+    for img in (rng.integers(0, 256, (90, 120, 3), dtype=np.uint8), rng.integers(0, 256, (70, 64), dtype=np.uint8),
+                rng.random((50, 60)).astype(np.float32) * 255):
+        f = lattice.darkest_channel(img).astype(np.float32)
+        k = max(9, (min(f.shape) // 40) | 1)
+        bg = cv2.blur(cv2.dilate(f, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))), (k, k))
+        want = np.clip(1.0 - f / np.maximum(bg, 8.0), 0.0, 1.0)
+        got = lattice.ink_map(img)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_profiles_continuity_equals_the_column_partition():
+    rng = np.random.default_rng(12)
+    resp = (rng.random((120, 90)).astype(np.float32), rng.random((120, 90)).astype(np.float32))
+    for axis in (0, 1):
+        r, ridge = (resp[0], resp[1]) if axis == 1 else (resp[0].T, resp[1].T)
+        bridged = cv2.blur(ridge, (1, max(3, r.shape[0] // 60) | 1))
+        k = int(0.4 * (bridged.shape[0] - 1))
+        mean = lattice._smooth(r.mean(axis=0))
+        med, sc = lattice._scale(mean)
+        want = (lattice._smooth(np.partition(bridged, k, axis=0)[k]) - med) / sc
+        assert np.array_equal(lattice.profiles(resp, axis)[1], want)

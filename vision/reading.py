@@ -286,9 +286,30 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     `quarter_turns` (0..3) re-reads an unmarked sheet turned that many quarter turns clockwise from the way up
     the reader chose itself: the player's answer to "Which edge is the top of your sheet?" (sure then).
     Raises `PhotoError` (a ValueError with a stable `.code`) for unreadable photos.
+
+    The reading's matrix products are small (121 × 324 cell similarities, the symbol and hero models): BLAS
+    runs them on one thread for its duration. Woken BLAS threads fight OpenCV's own for two cores and made
+    a 0.5 ms product take 20–40 ms; one thread gives the same numbers.
     """
     if isinstance(quarter_turns, bool) or not isinstance(quarter_turns, int) or not 0 <= quarter_turns <= 3:
         raise ValueError(f"quarter_turns must be 0, 1, 2 or 3, not {quarter_turns!r}")
+    with _one_blas_thread():
+        return _read_sheet(source, side, overlay=overlay, names=names, quarter_turns=quarter_turns)
+
+
+def _one_blas_thread():
+    """A context in which BLAS uses one thread (restored after); a no-op without threadpoolctl."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - a declared dependency
+        from contextlib import nullcontext
+
+        return nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
+
+
+def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay: bool,
+                names: dict[int, str] | None, quarter_turns: int) -> SheetReading:
     if side is not None:
         side = side.strip().upper()
         if side not in MAPS and not is_custom(side):
