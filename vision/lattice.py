@@ -300,20 +300,34 @@ def intersect(col: LineFit, row: LineFit, x0: float, y0: float, iters: int = 4) 
 def _crossings(lines: list[list[LineFit | None]], prior: np.ndarray, cell: float, bend: bool
                ) -> tuple[np.ndarray, np.ndarray]:
     """12×12 crossings of the measured column and row lines (square px) and which were measured; the others
-    stay at `prior`. `bend`: follow each line's local deviations, else its straight fit."""
+    stay at `prior`. `bend`: follow each line's local deviations, else its straight fit.
+
+    The same fixed-point steps as `intersect`, taken for a whole line's crossings at once (one call per line
+    and step instead of one per crossing: measuring is on every unmarked photo's path)."""
     sq_pts = prior.copy()
     ok = np.zeros((N_LINES, N_LINES), bool)
-    for i in range(N_LINES):
-        for j in range(N_LINES):
-            cx, cy = lines[0][j], lines[1][i]
-            if cx is None or cy is None:
-                continue
-            px, py = prior[i, j]
-            if not bend:
-                cx, cy = LineFit(cx.coef, cx.t[:0], cx.resid[:0], cx.n_ok), LineFit(cy.coef, cy.t[:0], cy.resid[:0])
-            x, y = intersect(cx, cy, px, py)
-            if abs(x - px) < 0.45 * cell and abs(y - py) < 0.45 * cell:
-                sq_pts[i, j], ok[i, j] = (x, y), True
+    cols, rows = lines[0], lines[1]
+    have_c = np.array([f is not None for f in cols])
+    have_r = np.array([f is not None for f in rows])
+    if not have_c.any() or not have_r.any():
+        return sq_pts, ok
+
+    def at(f: LineFit, t: np.ndarray) -> np.ndarray:
+        return f.at(t) if bend else np.polyval(f.coef, t)
+
+    x = prior[..., 0].astype(np.float64).copy()
+    y = prior[..., 1].astype(np.float64).copy()
+    for _ in range(4):
+        for i, f in enumerate(rows):
+            if f is not None:
+                y[i] = at(f, x[i])
+        for j, f in enumerate(cols):
+            if f is not None:
+                x[:, j] = at(f, y[:, j])
+    both = have_r[:, None] & have_c[None, :]
+    near = (np.abs(x - prior[..., 0]) < 0.45 * cell) & (np.abs(y - prior[..., 1]) < 0.45 * cell)
+    ok = both & near
+    sq_pts[ok] = np.stack([x, y], axis=-1)[ok]
     return sq_pts, ok
 
 
