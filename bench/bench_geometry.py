@@ -42,6 +42,9 @@ KINDS = {
     "hand-ruled notebook": dict(design="handruled"),
     "squared paper": dict(design="squared"),
     "fully filled (pad look-alike)": dict(design="pad", empty_p=0.02),
+    # Added later, so its seeds (index 8: 80,000… dev, 580,000… held-out) are its own and no other kind's change.
+    "pad scans on a chequered cloth": dict(design="padscan", table="gingham"),
+    "pad look-alike on a chequered cloth": dict(design="pad", table="gingham"),
 }
 HARD = dict(megapixels=2.0, blur=1.0, curl=0.01, fill=(0.55, 0.8), tilt_deg=40.0)
 STYLES = ("pencil", "marker", "graphite")

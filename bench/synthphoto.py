@@ -512,8 +512,31 @@ def draw_marks(page: np.ndarray, ppt: float, side: str, marks: Marks, rng, opaci
 # --------------------------------------------------------------------------- virtual camera
 
 
-def _background(rng, w: int, h: int) -> np.ndarray:
-    """Wood or cloth texture, RGB uint8 (generated small and upscaled for speed)."""
+def gingham(rng, w: int, h: int) -> np.ndarray:
+    """A chequered (gingham) tablecloth, RGB uint8: squares of white and one colour (red, green, navy, olive,
+    grey-blue), 2–5 % of the photo's width each, at a slant; where a coloured and a white band cross the
+    weave gives the mid tone, as on a real woven gingham. Common on kitchen and café tables; its square
+    edges are a lattice of their own, as strong as any grid."""
+    colour = np.array(rng.choice([[170, 40, 45], [60, 120, 70], [50, 60, 110], [150, 160, 90], [110, 120, 150]]),
+                      np.float32)
+    white = np.array([235, 235, 228], np.float32)
+    sw, sh = max(8, w // 2), max(8, h // 2)  # drawn at half size and upscaled, as the other tables
+    size = rng.uniform(0.02, 0.05) * sw
+    ang = rng.uniform(0, np.pi / 2)
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    u = (xx * math.cos(ang) + yy * math.sin(ang)) / size
+    v = (-xx * math.sin(ang) + yy * math.cos(ang)) / size
+    bands = (np.floor(u) % 2).astype(np.float32) + (np.floor(v) % 2).astype(np.float32)  # 0, 1 or 2 coloured
+    share = (bands / 2.0)[..., None]
+    tex = white * (1 - share) + colour * share + rng.normal(0, 4, (sh, sw, 1)).astype(np.float32)
+    return cv2.resize(np.clip(tex, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _background(rng, w: int, h: int, table: str | None = None) -> np.ndarray:
+    """Wood or cloth texture, RGB uint8 (generated small and upscaled for speed); `table="gingham"` a
+    chequered tablecloth instead (its own random draws, so the other photos stay as they were)."""
+    if table == "gingham":
+        return gingham(rng, w, h)
     sw, sh = max(8, w // 4), max(8, h // 4)
     yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
     if rng.random() < 0.5:  # wood
@@ -552,7 +575,7 @@ def _camera_corners(rng, page_w: float, page_h: float, tilt_deg: float) -> np.nd
 def photograph(page: np.ndarray, rng, megapixels: float, tilt_deg: float = 35, curl: float = 0.004,
                fill: tuple[float, float] = (0.6, 0.9), quality: int | None = None, blur: float | None = None,
                dark: float | None = None, glare: float = 0.0,
-               info: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
+               info: dict | None = None, table: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Photograph an RGB page image; returns (BGR photo uint8, 3×3 homography page px → photo px).
 
     `info`, when given, receives the curl amplitudes (`curl_a`, `curl_b`) so `page_to_photo` can place page
@@ -596,7 +619,7 @@ def photograph(page: np.ndarray, rng, megapixels: float, tilt_deg: float = 35, c
     rgba = np.dstack([page[..., ::-1], np.full((ph, pw), 255, np.uint8)])
     warped = cv2.remap(rgba, u, v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
     del u, v
-    photo = _background(rng, W, H)[..., ::-1].copy()
+    photo = _background(rng, W, H, table)[..., ::-1].copy()
     alpha = warped[..., 3:4].astype(np.float32) / 255
     roi = photo[y0:y1, x0:x1].astype(np.float32)
     photo[y0:y1, x0:x1] = (warped[..., :3] * alpha + roi * (1 - alpha)).astype(np.uint8)
@@ -677,6 +700,7 @@ class PhotoSpec:
     design: str | None = None  # None = ours (marked) / the old unmarked stand-in; else see bench.sheetdesigns
     empty_p: float = 0.35  # share of empty cells; 0.02 gives a fully filled map
     clip_marker: int = 0  # crop the photo so this many corner markers (1–2) fall outside, the grid inside
+    table: str | None = None  # None: wood or plain cloth; "gingham": a chequered tablecloth
     marks: bool = False  # Cartographers Heroes: hero symbols and destroyed X marks (see `place_marks`)
 
 
@@ -719,7 +743,7 @@ def make_photo(seed: int, spec: PhotoSpec = PhotoSpec()) -> SynthPhoto:  # noqa:
             grid[r][c] = kind
     info: dict = {}
     photo, Hm = photograph(drawn, rng, mp, spec.tilt_deg, spec.curl, spec.fill, spec.quality, spec.blur, spec.dark,
-                           spec.glare, info)
+                           spec.glare, info, spec.table)
     centres = page_to_photo(centres_page.reshape(-1, 2), Hm, info).reshape(GRID_SIZE, GRID_SIZE, 2)
     clipped = None
     if spec.clip_marker and marked:

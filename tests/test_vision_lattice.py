@@ -383,3 +383,13 @@ def test_an_outline_that_hugs_the_grid_is_tried_as_the_grid_itself(seed):
     img, truth, cell = _faint_framed(seed)
     errs = [np.linalg.norm(lat.cell_centres() - truth, axis=2).max() / cell for lat in find_lattices(img, keep=4)]
     assert min(errs) < 0.6
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_chequered_tablecloth_alone_is_no_map(seed):
+    """A gingham tablecloth (bench.synthphoto.gingham) is a lattice of square edges as strong as any grid,
+    and often the table under a sheet: alone it must never be taken for a map."""
+    from bench.synthphoto import gingham
+
+    cloth = gingham(np.random.default_rng(seed), 900, 700)[..., ::-1].copy()
+    assert locate_by_lattice(cloth) is None

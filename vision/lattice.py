@@ -574,6 +574,7 @@ def lattice_score(ink: np.ndarray, H: np.ndarray) -> float:
 
 UNSEEN_CONTINUES = 0.5  # how much a strip of cells outside the photo counts as the lattice going on
 SHIFT_MAX = 4  # cells: the furthest whole-cell shift `best_shift` tries each way
+HUG_SHIFT = 1  # cells: the same for an outline taken as the grid's own border
 CHECKER_MAX = 0.6  # `checkerboard` likeness above which a lattice is a chequered cloth, not a map
 EV_CELL, EV_PAD = 24, 2.5  # grid frame of the segment evidence: px per cell, cells of margin (two shifts each way)
 
@@ -682,17 +683,23 @@ def best_shift(ink: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, float]:
     with a grid, and that evidence. A comb one cell off (a notebook margin or a frame line taken for the first
     line, an overshooting last line) is the commonest miss on hand-ruled and squared grids; a comb of the
     right pitch fitted over the grid and the coin track below it is several cells off."""
-    segs = segment_strengths(ink, H, pad=SHIFT_MAX + 1.5)
-    r = range(-SHIFT_MAX, SHIFT_MAX + 1)
+    H2, ev, _ = shift_search(ink, H, SHIFT_MAX)
+    return H2, ev
+
+
+def shift_search(ink: np.ndarray, H: np.ndarray, reach: int) -> tuple[np.ndarray, float, float]:
+    """`best_shift` within `reach` cells each way: (moved `H`, its evidence, the evidence of `H` unmoved)."""
+    segs = segment_strengths(ink, H, pad=reach + 1.5)
+    r = range(-reach, reach + 1)
     shifts = [(dx, dy) for dx in r for dy in r]
     evs = segment_evidence_shifts(segs, shifts)
     best = max(((ev - 0.02 * (abs(dx) + abs(dy)), dx, dy) for ev, (dx, dy) in zip(evs, shifts, strict=True)),
                key=lambda t: t[0])
     ev, dx, dy = best
     if dx == 0 and dy == 0:
-        return H, ev
+        return H, ev, ev
     T = np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1.0]])
-    return H @ T, ev
+    return H @ T, ev, segment_evidence(segs)
 
 
 SQUARISH = 1.25  # longest over shortest mean of opposite sides for an outline to be taken for a square grid
@@ -789,13 +796,14 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
             if cv2.contourArea(corners.astype(np.float32)) < 0.02 * small.shape[0] * small.shape[1]:
                 continue
             H0 = cv2.getPerspectiveTransform(unit, corners.astype(np.float32)).astype(np.float64)
-            H, ev = best_shift(ink, H0)
+            outline = t == len(tries) - 1 and quad is tries[-1]
+            # An outline that is the grid's border (or a frame round it) is at most a cell off it.
+            H, ev, ev0 = shift_search(ink, H0, HUG_SHIFT if outline else SHIFT_MAX)
             found.append((ev + 0.05 * float(np.clip(lattice_score(ink, H), -3.0, 6.0)), H))
-            if t == len(tries) - 1 and quad is tries[-1] and H is not H0:
+            if outline and H is not H0:
                 # An outline hugging a faint grid beside a chequered cloth or a busy margin: the shift search
                 # may prefer a window over the cloth's squares; the outline as it is stays a candidate, for
                 # the printed features to confirm or not.
-                ev0 = segment_evidence(segment_strengths(ink, H0))
                 found.append((ev0 + 0.05 * float(np.clip(lattice_score(ink, H0), -3.0, 6.0)), H0))
     found.sort(key=lambda t: -t[0])
     measured = []

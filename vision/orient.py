@@ -323,7 +323,7 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_t
     from vision.messages import Note
 
     best = None
-    for lat in find_lattices(image, keep=6):
+    for lat in find_lattices(image, keep=4):
         o = orient_lattice(image, lat, side_hint, text=False)
         if not lattice_accepted(lat, o.confirm, MIN_CONFIRM):
             continue
