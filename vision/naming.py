@@ -214,8 +214,8 @@ def _one_pen(groups: list[Group], summaries: list[dict], coloured: list[bool]) -
     near = np.degrees(np.abs((hues - mean + np.pi) % (2 * np.pi) - np.pi)) < MONO_SPREAD
     if w[near].sum() < MONO_SHARE * n:
         return False
-    thin = np.median(np.repeat([s["coverage"] for (_, s), k in zip(col, near, strict=True) if k],
-                               w[near].astype(int))) < SYMBOL_COVERAGE
+    # the symbols' groups are thin (a few big groups of cells also shaded in the same pen do not undo that)
+    thin = np.median([s["coverage"] for (_, s), k in zip(col, near, strict=True) if k]) < SYMBOL_COVERAGE
     return bool(thin)
 
 
