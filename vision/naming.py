@@ -177,7 +177,8 @@ def name_groups(a: CellArrays, groups: list[Group], *, legend: CellArrays | None
             logits[DRAWABLE.index("monster")] = 1.0
             probs[k] = _softmax(logits)
             source.append("colour")
-        elif colour_sheet and s["coverage"] >= SYMBOL_COVERAGE:  # black pencil hatching among colours: a monster
+        elif colour_sheet and (s["coverage"] >= SYMBOL_COVERAGE or s["pale"]):
+            # black pencil hatching among colours (pressed firmly or lightly): a monster
             logits = np.zeros(len(DRAWABLE))
             if symbol_probs is not None:
                 logits += 0.4 * _pooled_log(symbol_probs[g.rows])
