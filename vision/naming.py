@@ -177,7 +177,8 @@ def name_groups(a: CellArrays, groups: list[Group], *, legend: CellArrays | None
             logits[DRAWABLE.index("monster")] = 1.0
             probs[k] = _softmax(logits)
             source.append("colour")
-        elif colour_sheet and s["coverage"] >= SYMBOL_COVERAGE:  # black pencil hatching among colours: a monster
+        elif colour_sheet and (s["coverage"] >= SYMBOL_COVERAGE or s["pale"]):
+            # black pencil hatching among colours (pressed firmly or lightly): a monster
             logits = np.zeros(len(DRAWABLE))
             if symbol_probs is not None:
                 logits += 0.4 * _pooled_log(symbol_probs[g.rows])
@@ -214,8 +215,8 @@ def _one_pen(groups: list[Group], summaries: list[dict], coloured: list[bool]) -
     near = np.degrees(np.abs((hues - mean + np.pi) % (2 * np.pi) - np.pi)) < MONO_SPREAD
     if w[near].sum() < MONO_SHARE * n:
         return False
-    thin = np.median(np.repeat([s["coverage"] for (_, s), k in zip(col, near, strict=True) if k],
-                               w[near].astype(int))) < SYMBOL_COVERAGE
+    # the symbols' groups are thin (a few big groups of cells also shaded in the same pen do not undo that)
+    thin = np.median([s["coverage"] for (_, s), k in zip(col, near, strict=True) if k]) < SYMBOL_COVERAGE
     return bool(thin)
 
 
