@@ -51,8 +51,11 @@ STYLES = ("pencil", "marker", "graphite")
 HELD_OUT = 500_000
 
 
-def spec_for(kind: str, k: int, hard: bool) -> PhotoSpec:
+def spec_for(kind: str, k: int, hard: bool, turns: bool = False) -> PhotoSpec:
+    """The k-th photo's knobs; `turns` photographs it turned k % 4 quarter turns (upright, sideways, upside down)."""
     extra = dict(KINDS[kind])
+    if turns:
+        extra["quarter_turn"] = k % 4
     if extra.get("clip_marker"):
         extra["clip_marker"] = 1 + k % 2
     base = dict(style=STYLES[k % 3], megapixels=None if not hard else HARD["megapixels"])
@@ -63,15 +66,15 @@ def spec_for(kind: str, k: int, hard: bool) -> PhotoSpec:
     return PhotoSpec(**base, **extra)
 
 
-def run_kind(kind: str, n: int, first: int, hard: bool) -> dict:
-    found = right = asked = wrong_side = clipped = 0
+def run_kind(kind: str, n: int, first: int, hard: bool, turns: bool = False) -> dict:
+    found = right = asked = wrong_side = clipped = cells_ok = cells_all = 0
     errs: list[float] = []
     codes: Counter[str] = Counter()
     crashes: list[str] = []
     t_read = []
     for k in range(n):
         seed = first + k
-        p = make_photo(seed, spec_for(kind, k, hard))
+        p = make_photo(seed, spec_for(kind, k, hard, turns))
         clipped += p.params.get("clipped") is not None
         t = time.perf_counter()
         try:
@@ -99,6 +102,9 @@ def run_kind(kind: str, n: int, first: int, hard: bool) -> dict:
                 alt = np.rot90(got, kk, axes=(0, 1))
                 errs.append(float(np.linalg.norm(alt - truth, axis=2).max() / cell))
         wrong_side += r.side != p.side
+        drawable = [(i, j) for i in range(11) for j in range(11) if p.grid[i][j] not in ("mountain", "wasteland")]
+        cells_ok += sum(r.grid[i][j] == p.grid[i][j] for i, j in drawable)
+        cells_all += len(drawable)
     return {
         "kind": kind, "hard": hard, "photos": n, "found": found, "found_rate": found / n, "refused": dict(codes),
         "crashes": crashes, "orientation_right": right, "orientation_asked": asked, "side_wrong": wrong_side,
@@ -106,7 +112,8 @@ def run_kind(kind: str, n: int, first: int, hard: bool) -> dict:
         "fit_err_p95_cells": float(np.percentile(errs, 95)) if errs else None,
         "fit_within_0.15": sum(e <= 0.15 for e in errs), "fit_measured": len(errs),
         "read_s_median": statistics.median(t_read) if t_read else None,
-        "markers_clipped": clipped,
+        "markers_clipped": clipped, "orientation_silent": found - right - asked,
+        "cells_right_pct": round(100 * cells_ok / cells_all, 1) if cells_all else None,
     }
 
 
@@ -199,6 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-hard", action="store_true")
     ap.add_argument("--fuzz", type=int, default=0, help="run this many fuzzed photos instead")
     ap.add_argument("--speed", type=int, default=0, help="latency runs on a 12 MP photo")
+    ap.add_argument("--turns", action="store_true",
+                    help="photograph the k-th photo turned k %% 4 quarter turns (0/90/180/270 degrees, within 6)")
     args = ap.parse_args(argv)
     if args.fuzz:
         print(json.dumps(fuzz(args.fuzz), indent=1))
@@ -214,11 +223,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"== {kind}: SKIPPED — no pad scans in {pad_scan_dir()} (set MAPSMITH_PAD_SCANS)")
             continue
         for hard in ((False,) if args.no_hard else (False, True)):
-            s = run_kind(kind, args.n, base + ki * 10_000 + (5_000 if hard else 0), hard)
+            s = run_kind(kind, args.n, base + ki * 10_000 + (5_000 if hard else 0), hard, args.turns)
             fe = s["fit_err_max_cells"]
             print(f"== {kind} ({'hard' if hard else 'normal'}): found {s['found']}/{s['photos']}"
                   f" refused {s['refused']} crashes {len(s['crashes'])}; orientation right {s['orientation_right']}"
-                  f" asked {s['orientation_asked']} side wrong {s['side_wrong']}; fit within 0.15 cell "
+                  f" asked {s['orientation_asked']} silently wrong {s['orientation_silent']} side wrong "
+                  f"{s['side_wrong']}; cells right {s['cells_right_pct']} %; fit within 0.15 cell "
                   f"{s['fit_within_0.15']}/{s['fit_measured']}, max {fe if fe is None else round(fe, 3)}"
                   + (f"; photos with markers really cut: {s['markers_clipped']}" if s["markers_clipped"] else ""))
             for c in s["crashes"]:

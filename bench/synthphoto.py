@@ -555,14 +555,20 @@ def _background(rng, w: int, h: int, table: str | None = None) -> np.ndarray:
     return tex
 
 
-def _camera_corners(rng, page_w: float, page_h: float, tilt_deg: float) -> np.ndarray:
-    """Project the page corners through a pinhole camera tilted by up to `tilt_deg` and rolled at random."""
+def _camera_corners(rng, page_w: float, page_h: float, tilt_deg: float, roll_deg: float | None = None) -> np.ndarray:
+    """Project the page corners through a pinhole camera tilted by up to `tilt_deg` and rolled at random.
+
+    `roll_deg` rolls the camera by that angle instead (within ±6°): the page photographed upright, sideways
+    or upside down on purpose. The random draw is made either way, so a seed's other choices stay the same.
+    """
     tilt = math.radians(rng.uniform(0, tilt_deg))
     azim = rng.uniform(0, 2 * np.pi)
     ax = np.array([math.cos(azim), math.sin(azim), 0.0])
     K = np.array([[0, -ax[2], ax[1]], [ax[2], 0, -ax[0]], [-ax[1], ax[0], 0]])
     R = np.eye(3) + math.sin(tilt) * K + (1 - math.cos(tilt)) * K @ K
     roll = rng.uniform(0, 2 * np.pi)
+    if roll_deg is not None:
+        roll = math.radians(roll_deg) + (roll - np.pi) / np.pi * math.radians(6)
     Rz = np.array([[math.cos(roll), -math.sin(roll), 0], [math.sin(roll), math.cos(roll), 0], [0, 0, 1]])
     pts = np.array([[0, 0, 0], [page_w, 0, 0], [page_w, page_h, 0], [0, page_h, 0]], float)
     pts -= [page_w / 2, page_h / 2, 0]
@@ -575,7 +581,8 @@ def _camera_corners(rng, page_w: float, page_h: float, tilt_deg: float) -> np.nd
 def photograph(page: np.ndarray, rng, megapixels: float, tilt_deg: float = 35, curl: float = 0.004,
                fill: tuple[float, float] = (0.6, 0.9), quality: int | None = None, blur: float | None = None,
                dark: float | None = None, glare: float = 0.0,
-               info: dict | None = None, table: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+               info: dict | None = None, table: str | None = None, roll_deg: float | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
     """Photograph an RGB page image; returns (BGR photo uint8, 3×3 homography page px → photo px).
 
     `info`, when given, receives the curl amplitudes (`curl_a`, `curl_b`) so `page_to_photo` can place page
@@ -586,7 +593,7 @@ def photograph(page: np.ndarray, rng, megapixels: float, tilt_deg: float = 35, c
     H = int(W / aspect)
     if rng.random() < 0.5:
         W, H = H, W
-    proj = _camera_corners(rng, pw, ph, tilt_deg)
+    proj = _camera_corners(rng, pw, ph, tilt_deg, roll_deg)
     lo, hi = proj.min(0), proj.max(0)
     frac = rng.uniform(*fill)
     s = frac * min(W / (hi - lo)[0], H / (hi - lo)[1])
@@ -702,6 +709,7 @@ class PhotoSpec:
     clip_marker: int = 0  # crop the photo so this many corner markers (1–2) fall outside, the grid inside
     table: str | None = None  # None: wood or plain cloth; "gingham": a chequered tablecloth
     marks: bool = False  # Cartographers Heroes: hero symbols and destroyed X marks (see `place_marks`)
+    quarter_turn: int | None = None  # photograph the page turned 0–3 quarter turns (±6°); None = any roll
 
 
 def make_photo(seed: int, spec: PhotoSpec = PhotoSpec()) -> SynthPhoto:  # noqa: B008
@@ -743,7 +751,8 @@ def make_photo(seed: int, spec: PhotoSpec = PhotoSpec()) -> SynthPhoto:  # noqa:
             grid[r][c] = kind
     info: dict = {}
     photo, Hm = photograph(drawn, rng, mp, spec.tilt_deg, spec.curl, spec.fill, spec.quality, spec.blur, spec.dark,
-                           spec.glare, info, spec.table)
+                           spec.glare, info, spec.table,
+                           None if spec.quarter_turn is None else 90.0 * spec.quarter_turn)
     centres = page_to_photo(centres_page.reshape(-1, 2), Hm, info).reshape(GRID_SIZE, GRID_SIZE, 2)
     clipped = None
     if spec.clip_marker and marked:

@@ -35,7 +35,10 @@ PEAK_WEIGHT = 0.3  # printed-feature score per unit of the mountains' peak direc
 SURE_LEAD = 0.15  # total-score lead over every other turn that settles the way up; less and the review asks
 # A quarter turn read wrong turns every cell AND puts the side's printed cells elsewhere: the lead over the two
 # quarter-turned rivals must be larger before the reader goes without asking.
-SURE_LEAD_QUARTER = 0.25
+SURE_LEAD_QUARTER = 0.5
+# ... and when the paper (vision.pagecues) and the rest (printed features, text, peaks, margins) disagree about a
+# quarter turn by more than this, one of them is wrong, and the reader cannot tell which: it asks.
+DISAGREE = 0.15
 RULINGS_WEIGHT = 0.25  # score per unit of the notebook rulings' direction (vision.pagecues)
 MARGIN_LINE_WEIGHT = 0.2  # score per unit of the margin line at the left
 PAGE_WEIGHT = 0.2  # score per unit of the page outline (portrait, grid near the top)
@@ -251,7 +254,10 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     rivals = [(best - per_turn[j], j) for j in range(4) if j != k and per_turn[j] > -1e8]
     lead = min((d for d, _ in rivals), default=1.0)
     quarter_lead = min((d for d, j in rivals if (j - k) % 2), default=1.0)
-    unsure = turn is None and (lead < SURE_LEAD or quarter_lead < SURE_LEAD_QUARTER)
+    rest = [per_turn[j] - float(paper_total[j]) for j in range(4)]
+    disagree = any(max(float(paper_total[j] - paper_total[k]), rest[j] - rest[k]) > DISAGREE
+                   for j in ((k + 1) % 4, (k + 3) % 4) if per_turn[j] > -1e8)
+    unsure = turn is None and (lead < SURE_LEAD or quarter_lead < SURE_LEAD_QUARTER or disagree)
     others = [h[0] for h in hyps if h[1] != side]
     side_unsure = side_hint is None and bool(others) and score - max(others) < 0.05
     return Orientation(side, k, float(score), float(z), unsure, side_unsure, float(lead),
