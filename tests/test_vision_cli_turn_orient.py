@@ -53,3 +53,10 @@ def test_a_turn_out_of_range_is_refused(photo_path):
     cp = subprocess.run([sys.executable, "-m", "companion.cli", "read", str(photo_path), "--turn", "4"], cwd=ROOT,
                         env=env, capture_output=True, text=True, timeout=120)
     assert cp.returncode == 2 and "--turn" in cp.stderr and "Traceback" not in cp.stderr
+
+
+def test_turn_is_for_one_sheet(photo_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cp = subprocess.run([sys.executable, "-m", "companion.cli", "read", str(photo_path), "--all-sheets", "--turn", "1",
+                         "--json"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert cp.returncode == 2 and "--turn is for one sheet" in json.loads(cp.stdout)["error"]

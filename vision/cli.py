@@ -106,6 +106,8 @@ def cmd_read_all(args: argparse.Namespace) -> int:
         _check_paths(args)
         if args.name:
             raise ValueError("--name is for one sheet: read that sheet's photo alone to name its groups")
+        if getattr(args, "turn", 0):
+            raise ValueError("--turn is for one sheet: read that sheet's photo alone to turn it")
         found = read_all(args.photo, side=args.side, overlay=bool(args.overlay))
     except (PhotoError, ValueError) as exc:
         return _fail(exc, args.json)
