@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
+from vision.lattice import second_difference
 
 PAGE_CELL = 8  # pixels per cell of the wide page frame
 PAGE_PAD = 12  # cells around the grid in the page frame (an A4 page around our grid reaches 7 cells below)
@@ -50,14 +51,9 @@ def _line_response(dark: np.ndarray, along: int, width: int, length: int) -> np.
     straight line keeps its response, a letter's short stroke or a dot loses it.
     """
     d = dark.astype(np.float32)
-    if along == 1:  # horizontal lines: difference across rows
-        up, down = np.roll(d, width, axis=0), np.roll(d, -width, axis=0)
-        ksize = (length, 1)
-    else:
-        up, down = np.roll(d, width, axis=1), np.roll(d, -width, axis=1)
-        ksize = (1, length)
-    r = np.maximum(d - 0.5 * (up + down), 0.0)
-    return cv2.blur(r, ksize)
+    across = 0 if along == 1 else 1  # horizontal lines: the difference runs across rows
+    r = np.maximum(second_difference(d, width, across), 0.0)
+    return cv2.blur(r, (length, 1) if along == 1 else (1, length))
 
 
 def outside_grid(shape: tuple[int, int], cell: int, pad: int, band: float = GRID_BAND) -> np.ndarray:

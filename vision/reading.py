@@ -298,13 +298,9 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
 
 
 def _one_blas_thread():
-    """A context in which BLAS uses one thread (restored after); a no-op without threadpoolctl."""
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - a declared dependency
-        from contextlib import nullcontext
+    """A context in which BLAS uses one thread (restored after)."""
+    from threadpoolctl import threadpool_limits
 
-        return nullcontext()
     return threadpool_limits(limits=1, user_api="blas")
 
 
