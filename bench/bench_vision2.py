@@ -23,8 +23,9 @@ Figures (drawable cells only: printed mountains and wastelands are excluded):
   taps       (unless --no-taps) taps per found photo. First, when the reading says `orientation_unsure`, the
              player answers "Which edge is the top?" with the truth's turn (from the true cell centres, as
              `orient` measures it; else the turn whose grid matches best) and the photo is re-read with
-             `read PHOTO --turn K` (K = 0, "yes", is one tap and no re-read); that answer is one tap and the
-             taps that follow keep `--turn K`. Then each unsure group (confidence < 0.7, not named yet) is
+             `read PHOTO --turn K` (K = 0, "yes", is one tap and no re-read: the grid is the same); that answer
+             is one tap and the taps that follow keep `--turn K` (`--turn 0` too: the way up confirmed). Then
+             each unsure group (confidence < 0.7, not named yet) is
              named by the truth majority of its cells with `read PHOTO --name G=terrain`, biggest group
              first and at most one tap per terrain (so a group of smudges named "empty" is one more), then
              the photo is re-read and the still unsure groups are tapped again (up to 3 rounds)
@@ -264,6 +265,8 @@ def run_one(cmd: list[str], folder: Path, job: tuple[str, str, str, int], index:
                 if rc2 == 0 and nxt is not None and _is_grid(nxt.get("grid")):
                     current = nxt
                     extra = [*extra, "--turn", str(k)]
+            else:  # "yes": the same grid, its way up confirmed for the taps' re-reads
+                extra = [*extra, "--turn", "0"]
         for _round in range(TAP_ROUNDS):
             new = tap_names(tg, current.get("groups") or [], tapped)
             if not new:

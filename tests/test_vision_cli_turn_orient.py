@@ -1,5 +1,6 @@
 """`mapsmith read PHOTO --turn K`: an unmarked sheet re-read K quarter turns clockwise from the way up the reader
-chose (the answer to "Which edge is the top?"); the JSON keeps every field and adds `orientation_choices`."""
+chose (the answer to "Which edge is the top?"), `--turn 0` the same way up confirmed; the JSON keeps every field and
+adds `orientation_choices`."""
 
 from __future__ import annotations
 
@@ -44,8 +45,12 @@ def test_turn_rereads_the_sheet_a_quarter_round_clockwise(photo_path):
         assert rc == 0 and out["orientation_unsure"] is False and out["orientation_choices"] == [0]
         # the same cells, the reading turned k quarter turns clockwise
         assert np.allclose(out["cell_centers_px"], np.rot90(centres, -k, axes=(0, 1)), atol=3.0)
+    # "yes, this is the top": the same reading with its way up confirmed, so no cell carries the doubt about it
     rc, same = read(photo_path, "--turn", "0")
-    assert rc == 0 and same["grid"] == first["grid"] and same["orientation_unsure"] is True
+    assert rc == 0 and same["grid"] == first["grid"] and same["orientation_unsure"] is False
+    assert same["orientation_choices"] == [0] and set(same) == set(first)
+    assert len(same["doubtful"]) < len(first["doubtful"])
+    assert np.mean(same["confidence"]) > np.mean(first["confidence"])
 
 
 def test_a_turn_out_of_range_is_refused(photo_path):

@@ -1,6 +1,7 @@
 """"Is this the top of your sheet?" end to end in headless Chromium at 360 px, in English and Turkish: an unmarked
 side-A photo whose way up the reader cannot tell is asked about first; "No" (by keyboard) shows the grid turned a
-half round from the photo kept on the server; "Yes" just hides the question; "The left edge is the top" (by
+half round from the photo kept on the server; "Yes" reads it again with that way up confirmed (fewer doubtful
+cells marked) and hides the question; "The left edge is the top" (by
 keyboard) reads it again a quarter turn round clockwise."""
 
 from __future__ import annotations
@@ -55,12 +56,19 @@ def test_no_turns_the_map_round_and_yes_hides_the_question(live_server, context_
     assert page.inner_text("#orient-status")  # announced (role=status)
     assert page.is_visible("#photo-overlay")
 
-    # "Yes" on a second upload: the question goes, the grid stays as read
+    # "Yes" on a second upload: the photo is read again with that way up confirmed; the question goes, the grid
+    # stays as read, and the review marks only the cells still doubtful once the way up is known
     page.set_input_files("#photo-input", str(photo_file))
     page.wait_for_selector("#orient:not(.hidden)", timeout=60_000)
     before = _grid(page)
+    doubt_before = page.locator("#grid .cell.doubt").count()
+    assert doubt_before == len(page.evaluate("window.Mapsmith.lastReading.doubtful"))
     page.click("#orient-yes")
-    assert page.is_hidden("#orient") and _grid(page) == before
+    page.wait_for_selector("#orient.hidden", state="attached", timeout=60_000)
+    assert _grid(page) == before
+    assert page.evaluate("window.Mapsmith.lastReading.orientation_unsure") is False
+    doubt_after = page.locator("#grid .cell.doubt").count()
+    assert doubt_after == len(page.evaluate("window.Mapsmith.lastReading.doubtful")) < doubt_before
     assert page.is_visible("#photo-overlay")
 
 

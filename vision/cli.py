@@ -18,9 +18,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--side", choices=list(MAPS), type=str.upper, help="map side (only needed for unmarked sheets)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--overlay", metavar="OUT.png", help="write a debug image of the reading")
-    p.add_argument("--turn", metavar="K", type=int, choices=range(4), default=0,
+    p.add_argument("--turn", metavar="K", type=int, choices=range(4), default=None,
                    help="re-read an unmarked sheet turned K quarter turns clockwise (0-3) from the way up it was "
-                        "read: the answer to 'Which edge is the top?' (--json 'orientation_choices'); "
+                        "read: the answer to 'Which edge is the top?' (--json 'orientation_choices'; 0 = 'yes, this "
+                        "is the top', read with that way up confirmed); "
                         "sheets with corner markers are always read their own way up")
     p.add_argument("--all-sheets", action="store_true",
                    help="a photo of the table: find and read every sheet in it (--json: {\"sheets\": [...]})")
@@ -90,7 +91,7 @@ def _read(args: argparse.Namespace, overlay: bool):
     _check_paths(args)
     names = parse_names(getattr(args, "name", None) or [])
     return read_sheet(args.photo, side=args.side, overlay=overlay, names=names or None,
-                      quarter_turns=getattr(args, "turn", 0) or 0)
+                      quarter_turns=getattr(args, "turn", None))
 
 
 def _overlay_path(path: str, i: int) -> str:

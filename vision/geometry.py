@@ -71,5 +71,15 @@ def printed_cells(side: str) -> dict[tuple[int, int], str]:
     return out
 
 
+def half_turn_symmetric(side: str) -> bool:
+    """Whether a half turn puts the side's printed cells and ruins on themselves (side A): its reading turned a
+    half round (`SheetReading.turned_half`) is then a reading of the same side."""
+    n = GRID_SIZE - 1
+    printed = printed_cells(side)
+    turned = {(n - r, n - c): t for (r, c), t in printed.items()}
+    ruins = ruins_cells(side)
+    return turned == printed and {(n - r, n - c) for r, c in ruins} == ruins
+
+
 def ruins_cells(side: str) -> set[tuple[int, int]]:
     return {tuple(c) for c in side_layout(side).ruins}

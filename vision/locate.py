@@ -35,6 +35,9 @@ class SheetLocation:
     orientation_unsure: bool = False
     # quarter turns clockwise of the reading, most likely first (0 = as placed): what the ask offers
     orientation_choices: list[int] = field(default_factory=lambda: [0])
+    # the way-up decision's evidence: for K = 0..3 quarter turns clockwise, how far the chosen way up leads the
+    # reading turned K (vision.orient.Orientation.leads; 0 for K = 0); what vision.wayup weighs while unsure
+    orientation_leads: tuple[float, ...] = (0.0, 1e9, 1e9, 1e9)
 
 
 def make_detector() -> cv2.aruco.ArucoDetector:
@@ -126,14 +129,16 @@ def _inside(pts: np.ndarray, shape: tuple[int, ...], margin: float = 0.0) -> boo
                 and np.all(pts[:, 1] >= -margin) and np.all(pts[:, 1] <= h - 1 + margin))
 
 
-def locate_by_markers(gray: np.ndarray, side_hint: str | None = None, paper: str = "a4") -> SheetLocation | None:
+def locate_by_markers(gray: np.ndarray, side_hint: str | None = None, paper: str = "a4",
+                      found: dict[int, np.ndarray] | None = None) -> SheetLocation | None:
     """Homography from the corner markers; None when no marker of ours is visible.
 
     Three markers still fix the sheet exactly (12 correspondences) when the fourth
     is hidden under a pencil or glare; a marker that would lie outside the frame
-    means the sheet itself is cut, which is reported as `markers_cut`.
+    means the sheet itself is cut, which is reported as `markers_cut`. `found`: the markers already
+    detected in `gray` (`detect_markers`), so that a caller can use them again when this refuses.
     """
-    found = detect_markers(gray)
+    found = detect_markers(gray) if found is None else found
     if not found:
         return None
     side = side_from_markers(found)
@@ -176,6 +181,31 @@ def locate_by_markers(gray: np.ndarray, side_hint: str | None = None, paper: str
             else:
                 warnings.append(Note.of("marker_hidden", corner=mk.corner))
     return SheetLocation(side, H, "markers", found, warnings, residual)
+
+
+def markers_way_up(found: dict[int, np.ndarray], side_hint: str | None = None) -> tuple[str | None, np.ndarray | None]:
+    """The side and the way down the page (image x, y) that the markers seen say, even one or two of them.
+
+    Each marker is printed upright on the page, so its own corner order (top-left, top-right, bottom-right,
+    bottom-left) points down the page whatever corner of the sheet it sits in; its id names the side. Markers of
+    another side than the chosen one, or pointing different ways (a look-alike decoded on a drawing), say nothing.
+    """
+    side = side_from_markers(found) if found else None
+    side = side or side_hint
+    mine = [c for k, c in found.items() if ID_SIDE.get(k) == side]
+    if not mine:
+        return None, None
+    downs = []
+    for c in mine:
+        v = (c[3] - c[0]) + (c[2] - c[1])
+        n = float(np.linalg.norm(v))
+        if n < 1e-6:
+            return side, None
+        downs.append(v / n)
+    mean = np.mean(downs, axis=0)
+    if any(float(d @ mean) / max(float(np.linalg.norm(mean)), 1e-9) < 0.9 for d in downs):
+        return side, None
+    return side, mean
 
 
 def grid_cut_edge(page_to_image: np.ndarray, layout: SheetLayout, shape: tuple[int, ...],

@@ -14,7 +14,7 @@ turn does not lead every other turn by `SURE_LEAD`, the reading says so
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -42,6 +42,7 @@ DISAGREE = 0.15
 RULINGS_WEIGHT = 0.25  # score per unit of the notebook rulings' direction (vision.pagecues)
 MARGIN_LINE_WEIGHT = 0.2  # score per unit of the margin line at the left
 PAGE_WEIGHT = 0.2  # score per unit of the page outline (portrait, grid near the top)
+UNSCORED = 1e9  # `Orientation.leads` of a turn that was not scored (it is not a rival)
 # z-score of the mountains' mutual likeness (against random sets of 5 cells) a lattice needs to be taken for
 # a Cartographers map: brick walls, tiles, squared paper and score tables are lattices too.
 MIN_CONFIRM = 3.5
@@ -66,6 +67,20 @@ class Orientation:
         """Quarter turns clockwise to apply to this reading, most likely first (0 = as read), for the ask."""
         order = sorted(range(4), key=lambda j: -self.turn_totals[j])
         return [(self.k - j) % 4 for j in order]
+
+    def leads(self) -> tuple[float, float, float, float]:
+        """For each K = 0..3 quarter turns clockwise from this reading: how far the chosen way up leads it in total
+        score (0 for K = 0; `UNSCORED` for a turn that was not scored, e.g. when the way up was imposed).
+
+        The evidence `vision.wayup` turns into the chance that the reading, not the reading turned K, is upright.
+        """
+        best = self.turn_totals[self.k]
+        out = []
+        for K in range(4):
+            j = (self.k - K) % 4
+            v = self.turn_totals[j]
+            out.append(0.0 if K == 0 else (UNSCORED if v <= -1e8 else float(best - v)))
+        return tuple(out)
 
 
 def grid_frame(image: np.ndarray, H: np.ndarray, cell: int = FRAME_CELL, pad: int = FRAME_PAD) -> np.ndarray:
@@ -292,17 +307,41 @@ def upright_centres(lattice: Lattice, k: int) -> np.ndarray:
     return c[_rot_index(k)]
 
 
-def imposed(image: np.ndarray, lat: Lattice, side_hint: str | None, quarter_turns: int) -> Orientation:
+def imposed(image: np.ndarray, lat: Lattice, side_hint: str | None, quarter_turns: int | None) -> Orientation:
     """The lattice oriented with every cue, then turned `quarter_turns` clockwise more when the player says so.
 
     `quarter_turns` (0..3) is the player's answer to "Which edge is the top of your sheet?" relative to the
     reading they were shown; the reading's cells are upright after np.rot90(…, k), so turning it clockwise
-    by K more is k - K. Only the side is decided again for that way up.
+    by K more is k - K. Only the side is decided again for that way up, and the way up is sure: the player
+    said so (0 included: "yes, this is the top"). None: no answer, the cues decide (and may stay unsure).
     """
     o = orient_lattice(image, lat, side_hint)
-    if quarter_turns % 4 == 0:
+    if quarter_turns is None:
         return o
+    if quarter_turns % 4 == 0:
+        return replace(o, unsure=False)  # the same (side, turn): only its doubt goes
     return orient_lattice(image, lat, side_hint, turn=(o.k - quarter_turns) % 4)
+
+
+def turn_of_down(lat: Lattice, down: np.ndarray) -> int | None:
+    """The lattice turn k (np.rot90) whose upright rows run down the photo along `down` (image x, y), or None
+    when no turn is clearly the one (`down` at 45° to the grid, or degenerate).
+
+    A corner marker's own corner order says where the sheet's top is in the photo (its left edge runs from
+    its top-left to its bottom-left corner, i.e. down the page), whatever part of the sheet is in frame.
+    """
+    d = np.asarray(down, float)
+    n = float(np.linalg.norm(d))
+    if n < 1e-6:
+        return None
+    d = d / n
+    cos = []
+    for k in range(4):
+        c = upright_centres(lat, k)
+        v = (c[-1] - c[0]).mean(axis=0)  # last upright row minus the first: down the sheet in the photo
+        cos.append(float(v @ d / max(float(np.linalg.norm(v)), 1e-6)))
+    k = int(np.argmax(cos))
+    return k if cos[k] > 0.8 else None
 
 
 def location_notes(o: Orientation) -> list:
@@ -317,12 +356,15 @@ def location_notes(o: Orientation) -> list:
     return out
 
 
-def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_turns: int = 0):
+def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_turns: int | None = None,
+                      down: np.ndarray | None = None):
     """A `SheetLocation` for a sheet without (enough) markers, from its lattice; None when there is no grid.
 
     Each of the few best lattices is oriented; the one the printed features confirm best wins. A lattice
     that is weak on its own is accepted only when the side's mountains confirm it. `quarter_turns` turns
-    the reading clockwise by that many quarter turns (the player's answer to the ask, see `imposed`).
+    the reading clockwise by that many quarter turns (the player's answer to the ask, see `imposed`; None =
+    not answered). `down` (image x, y: the way down the page, from one or two corner markers seen) fixes the
+    way up outright: the markers know it, the player need not be asked.
     """
     from vision.lattice import find_lattices, lattice_accepted, lattice_rank, remeasure
     from vision.locate import SheetLocation
@@ -340,11 +382,16 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_t
         return None
     _, lat, _ = best
     lat = remeasure(image, lat)
-    o = imposed(image, lat, side_hint, quarter_turns)
+    k_markers = turn_of_down(lat, down) if down is not None else None
+    if k_markers is not None:
+        o = orient_lattice(image, lat, side_hint, turn=k_markers)
+    else:
+        o = imposed(image, lat, side_hint, quarter_turns)
     warnings: list[Note] = location_notes(o)
     H = page_homography(lat, o.side, o.k)
     return SheetLocation(o.side, H, "border", {}, warnings, 0.0, cell_centres=upright_centres(lat, o.k),
-                         orientation_unsure=o.unsure, orientation_choices=o.choices())
+                         orientation_unsure=o.unsure, orientation_choices=o.choices(),
+                         orientation_leads=o.leads())
 
 
 def lattice_of_location(side: str, H: np.ndarray, paper: str = "a4") -> Lattice:
@@ -357,14 +404,12 @@ def lattice_of_location(side: str, H: np.ndarray, paper: str = "a4") -> Lattice:
     return Lattice(Hl, pts, 0.0)
 
 
-def reorient(image: np.ndarray, loc, side_hint: str | None = None, quarter_turns: int = 0):
+def reorient(image: np.ndarray, loc, side_hint: str | None = None, quarter_turns: int | None = None):
     """An unmarked sheet's location, its side and way up decided again with every cue (`orient_lattice`).
 
     The outline path (`vision.border`) places the grid well but turns it by the printed features and our coin
     circles alone; this re-decides side and turn with the text and margins too, and sets `orientation_unsure`.
     """
-    from dataclasses import replace
-
     if loc.side is None or loc.side not in MAPS or loc.method == "markers":
         return loc
     lat = lattice_of_location(loc.side, loc.homography)
@@ -374,4 +419,4 @@ def reorient(image: np.ndarray, loc, side_hint: str | None = None, quarter_turns
     H = loc.homography if (o.k == 0 and o.side == loc.side) else page_homography(lat, o.side, o.k)
     centres = None if loc.cell_centres is None else upright_centres(lat, o.k)
     return replace(loc, side=o.side, homography=H, warnings=keep, orientation_unsure=o.unsure, cell_centres=centres,
-                   orientation_choices=o.choices())
+                   orientation_choices=o.choices(), orientation_leads=o.leads())

@@ -22,11 +22,12 @@ from vision.geometry import Canon, canon_for, printed_cells
 from vision.gridfit import cell_offsets, centres_in_photo, fit_grid, warp_from_centres
 from vision.light import normalise_light, paper_level
 from vision.load import load_photo
-from vision.locate import SheetLocation, locate_by_markers
+from vision.locate import SheetLocation, detect_markers, locate_by_markers, markers_way_up
 from vision.marks import apply_marks, read_marks
 from vision.messages import Note
 from vision.orient import locate_by_lattice, reorient
 from vision.rectify import rectify, rectify_patch
+from vision.wayup import printed_mask, unsure_confidence
 
 CONFIDENCE_THRESHOLD = 0.7  # cells below this are shown as doubtful and should be confirmed by the player
 
@@ -81,6 +82,10 @@ class SheetReading:
     read_path: str = "learned"  # "legend" (our sheet's drawn legend) or "learned" (groups named from priors)
     raw_confidence: np.ndarray | None = field(default=None, repr=False)  # before calibration (vision.calibrate)
     evidence: object | None = field(default=None, repr=False)  # the calibrator's input (vision.calibrate.Evidence)
+    # while `orientation_unsure`: the way-up decision's evidence (vision.orient.Orientation.leads) and the cells'
+    # calibrated confidence as if the way up were right, before vision.wayup folded in the chance that it is not
+    orientation_leads: tuple[float, ...] = field(default=(0.0, 1e9, 1e9, 1e9), repr=False)
+    confidence_if_upright: np.ndarray | None = field(default=None, repr=False)
 
     def cell_image(self, row: int, col: int, pad: float = 0.12) -> np.ndarray | None:
         """The straightened photo of one cell with a little of its neighbours (for "Which terrain is this?")."""
@@ -113,7 +118,7 @@ class SheetReading:
 
         centres = turn(self.cell_centers_px) if self.cell_centers_px is not None else None
         return replace(self, grid=turn(self.grid), confidence=turn(self.confidence), cell_centers_px=centres,
-                       orientation_unsure=False, orientation_choices=[0],
+                       orientation_unsure=False, orientation_choices=[0], confidence_if_upright=None,
                        overlay=None if self.overlay is None else self.overlay[::-1, ::-1])
 
     def warnings_text(self, lang: str = "en") -> list[str]:
@@ -237,21 +242,26 @@ def _centres_inside(loc: SheetLocation, shape: tuple[int, ...], margin_cells: fl
                 and (c[..., 1] <= h - 1 - m).all())
 
 
-def locate(image: np.ndarray, gray: np.ndarray, side: str | None, quarter_turns: int = 0) -> SheetLocation:
+def locate(image: np.ndarray, gray: np.ndarray, side: str | None, quarter_turns: int | None = None) -> SheetLocation:
     """Markers first (a fast path and a check); otherwise the grid's own lattice; otherwise a clear error.
 
     Fewer than three markers (clipped, covered, blurred) are no reason to refuse while the grid is in the
-    frame: the lattice places the sheet then, and only when it cannot is the marker diagnosis reported.
+    frame: the lattice places the sheet then, and only when it cannot is the marker diagnosis reported. The
+    one or two markers seen still say which side and which way up the sheet is (`markers_way_up`): the
+    lattice is turned by them, and the player is not asked.
     """
+    found = detect_markers(gray)
     try:
-        loc = locate_by_markers(gray, side)
+        loc = locate_by_markers(gray, side, found=found)
     except PhotoError as exc:
         # Markers that disagree (one misread) or a grid that three markers' homography puts partly out of
         # the frame (a curled sheet, a wide-angle lens bend it) are no verdict while the lattice of 12 + 12
         # lines is itself wholly in the photo.
         if exc.code not in ("markers_cut", "too_blurry", "too_small", "grid_cut", "unknown_side"):
             raise
-        loc = locate_by_lattice(image, side, quarter_turns)
+        m_side, down = markers_way_up(found, side) if exc.code != "unknown_side" else (None, None)
+        hint = m_side if m_side in ("A", "B") and side is None else side
+        loc = locate_by_lattice(image, hint, quarter_turns, down=down if m_side in ("A", "B") else None)
         if loc is None or (exc.code == "grid_cut" and not _centres_inside(loc, gray.shape)):
             raise
         return loc
@@ -276,7 +286,7 @@ def sheet_context(loc: SheetLocation, grid_measured: bool, blur_cells: float) ->
 
 
 def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, overlay: bool = True,
-               names: dict[int, str] | None = None, quarter_turns: int = 0) -> SheetReading:
+               names: dict[int, str] | None = None, quarter_turns: int | None = None) -> SheetReading:
     """Read a photo (bytes or a path) of a map sheet into a `SheetReading`.
 
     `side` ("A"/"B") is only needed for sheets without markers whose side cannot
@@ -284,15 +294,19 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     `names` (group id → terrain word) re-reads with the player's names for groups of an earlier reading of
     the same photo (group ids are deterministic).
     `quarter_turns` (0..3) re-reads an unmarked sheet turned that many quarter turns clockwise from the way up
-    the reader chose itself: the player's answer to "Which edge is the top of your sheet?" (sure then).
+    the reader chose itself: the player's answer to "Which edge is the top of your sheet?", the way up sure then
+    (0 = "yes, this is the top": the same reading, confirmed). None (the default): nobody has said; the reader
+    decides, and when it is unsure (`orientation_unsure`) each cell's confidence includes the chance that the
+    way up is wrong (`vision.wayup`).
     Raises `PhotoError` (a ValueError with a stable `.code`) for unreadable photos.
 
     The reading's matrix products are small (121 × 324 cell similarities, the symbol and hero models): BLAS
     runs them on one thread for its duration. Woken BLAS threads fight OpenCV's own for two cores and made
     a 0.5 ms product take 20–40 ms; one thread gives the same numbers.
     """
-    if isinstance(quarter_turns, bool) or not isinstance(quarter_turns, int) or not 0 <= quarter_turns <= 3:
-        raise ValueError(f"quarter_turns must be 0, 1, 2 or 3, not {quarter_turns!r}")
+    if quarter_turns is not None and (isinstance(quarter_turns, bool) or not isinstance(quarter_turns, int)
+                                      or not 0 <= quarter_turns <= 3):
+        raise ValueError(f"quarter_turns must be None, 0, 1, 2 or 3, not {quarter_turns!r}")
     with _one_blas_thread():
         return _read_sheet(source, side, overlay=overlay, names=names, quarter_turns=quarter_turns)
 
@@ -305,7 +319,7 @@ def _one_blas_thread():
 
 
 def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay: bool,
-                names: dict[int, str] | None, quarter_turns: int) -> SheetReading:
+                names: dict[int, str] | None, quarter_turns: int | None) -> SheetReading:
     if side is not None:
         side = side.strip().upper()
         if side not in MAPS and not is_custom(side):
@@ -351,6 +365,10 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
     same = mark_boxes == cls.boxes and list(mark_boxes) == list(cls.boxes)  # then the same whitened planes
     predrawn = {rc for rc in printed if rc in markable}
     apply_marks(cls.grid, cls.confidence, read_marks(norm, mark_boxes, predrawn, given=cls.planes if same else None))
+    if_upright = None
+    if loc.orientation_unsure:  # nobody knows the way up yet: each cell may be right only by that chance
+        if_upright = cls.confidence.copy()
+        cls.confidence = unsure_confidence(cls.grid, cls.confidence, printed_mask(printed), loc.orientation_leads)
     quality.check_blur(blur, canon, cls.style)  # symbols need a sharper photo than colour fills
     coins = read_coins(ink, canon, warp.shift) if loc.method == "markers" else read_coin_track(norm, canon, ink,
                                                                                                  warp.shift)
@@ -385,5 +403,7 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
         read_path=cls.path,
         raw_confidence=cls.raw,
         evidence=cls.evidence,
+        orientation_leads=tuple(loc.orientation_leads),
+        confidence_if_upright=if_upright,
         cell_boxes={(r, c): _box(canon, offsets, r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)},
     )

@@ -71,7 +71,7 @@ def reading_to_dict(reading: SheetReading, token: str | None = None) -> dict[str
 
 
 def _read(data: bytes, side: str | None, names: dict[int, str] | None = None,
-          quarter_turns: int = 0) -> SheetReading:
+          quarter_turns: int | None = None) -> SheetReading:
     from vision.errors import PhotoError
 
     from .photoqueue import read_sheet  # in a worker process, through the bounded queue

@@ -61,7 +61,7 @@ def _ready() -> bool:
 
 
 def _read_in_worker(data: bytes, side: str | None, names: dict[int, str] | None = None,
-                    quarter_turns: int = 0) -> tuple[str, Any, float]:
+                    quarter_turns: int | None = None) -> tuple[str, Any, float]:
     """Runs in a worker process: ("ok", reading, started) or ("photo_error", (code, detail), started).
 
     PhotoError is sent back as its code: an exception whose __init__ takes a code would not survive
@@ -210,9 +210,12 @@ def queue() -> PhotoQueue:
 
 
 def read_sheet(data: bytes, side: str | None = None, names: dict[int, str] | None = None,
-               quarter_turns: int = 0) -> SheetReading:
-    """`vision.reading.read_sheet` through the app's queue (same arguments, same PhotoError); the wait goes to g."""
-    task = partial(_read_in_worker, quarter_turns=quarter_turns) if quarter_turns else _read_in_worker
+               quarter_turns: int | None = None) -> SheetReading:
+    """`vision.reading.read_sheet` through the app's queue (same arguments, same PhotoError); the wait goes to g.
+
+    `quarter_turns` None: the way up not answered; 0..3: the player's answer (0 = "yes"), confirmed.
+    """
+    task = partial(_read_in_worker, quarter_turns=quarter_turns) if quarter_turns is not None else _read_in_worker
     reading, info = queue().read(data, side, names, task)
     g.photo_queue = info
     return reading

@@ -9,7 +9,6 @@ the photo (`Kept.turned` for the old yes/no, `Kept.quarter_turns` for an edge) s
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from flask_babel import gettext as _
@@ -22,24 +21,33 @@ if TYPE_CHECKING:
     from .photostore import Kept
 
 
-def oriented(kept: Kept, reading: SheetReading) -> SheetReading:
-    """The reading the way up the player said (unchanged, and still asking, when they have not answered).
-
-    A reading made with `kept.quarter_turns` already has that way up; the yes/no answer turns it here.
-    """
+def way_up(kept: Kept) -> int | None:
+    """The quarter turns clockwise the player said put the reading upright (0 = "yes, this is the top"), or None
+    while they have not answered. The old yes/no answer is 0 or a half turn (2)."""
     if kept.quarter_turns is not None:
-        return replace(reading, orientation_unsure=False, orientation_choices=[0])
-    if not reading.orientation_unsure or kept.turned is None:
-        return reading
-    return reading.turned_half() if kept.turned else replace(reading, orientation_unsure=False,
-                                                             orientation_choices=[0])
+        return kept.quarter_turns
+    if kept.turned is not None:
+        return 2 if kept.turned else 0
+    return None
 
 
 def read_kept(kept: Kept) -> SheetReading:
-    """The kept photo read again with the player's names and the way up they chose."""
+    """The kept photo read again with the player's names and, once they answered, the way up they chose confirmed
+    (not `orientation_unsure` then, and no cell's confidence lowered for a way up nobody knew).
+
+    The old "No, turn it round" ({"turn": true}) turns the reading made as it was a half round when that is a
+    reading of the same side (side A: `half_turn_symmetric`), as it always did; any other side is read again a
+    half turn round, so that its printed cells stay where the side prints them.
+    """
+    from vision.geometry import half_turn_symmetric
+
     from .photo import _read
 
-    return oriented(kept, _read(kept.data, kept.side, kept.names, kept.quarter_turns or 0))
+    if kept.quarter_turns is None and kept.turned:
+        reading = _read(kept.data, kept.side, kept.names, 0)
+        if half_turn_symmetric(reading.side):
+            return reading.turned_half()
+    return _read(kept.data, kept.side, kept.names, way_up(kept))
 
 
 def _quarter_turns(body: dict[str, Any]) -> int | None:
@@ -53,11 +61,12 @@ def _quarter_turns(body: dict[str, Any]) -> int | None:
 
 
 def answer_top(token: Any, body: dict[str, Any]) -> dict[str, Any]:
-    """The answer to the ask, remembered for later taps.
+    """The answer to the ask, remembered for later taps, and the kept photo read again with that way up confirmed.
 
-    {"turn": true} → the kept photo read again and turned a half round; {"turn": false} → "yes, this is the top";
-    {"quarter_turns": K} → the kept photo read again turned K quarter turns clockwise (the edge the player said
-    is the top: 1 = the left edge, 2 = the bottom, 3 = the right; 0 = "yes, this is the top", no re-read).
+    {"turn": true} → turned a half round; {"turn": false} → "yes, this is the top"; {"quarter_turns": K} → turned K
+    quarter turns clockwise (the edge the player said is the top: 1 = the left edge, 2 = the bottom, 3 = the right;
+    0 = "yes, this is the top"). Every answer, "yes" too, gives the reading (`reading_to_dict`) plus "turned" (and
+    "quarter_turns" when asked that way): the doubtful cells change once the way up is known.
     """
     from .photo import _kept, reading_to_dict
 
@@ -65,13 +74,9 @@ def answer_top(token: Any, body: dict[str, Any]) -> dict[str, Any]:
     k = _quarter_turns(body)
     if k is not None:
         kept.quarter_turns, kept.turned = (k or None), (k == 2 if k else False)
-        if not k:
-            return {"turned": False, "quarter_turns": 0, "photo_token": str(token)}
-        return {**reading_to_dict(read_kept(kept), str(token)), "turned": True, "quarter_turns": k}
+        return {**reading_to_dict(read_kept(kept), str(token)), "turned": bool(k), "quarter_turns": k}
     turn = body.get("turn", True)
     if not isinstance(turn, bool):
         raise UserError(400, "bad_turn", _("Say whether this is the top of your sheet."))
     kept.turned, kept.quarter_turns = turn, None
-    if not turn:
-        return {"turned": False, "photo_token": str(token)}
-    return {**reading_to_dict(read_kept(kept), str(token)), "turned": True}
+    return {**reading_to_dict(read_kept(kept), str(token)), "turned": turn}

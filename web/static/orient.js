@@ -1,6 +1,7 @@
 /* "Is this the top of your sheet?": when the reader could not tell which way up an unmarked sheet lies
  * (`orientation_unsure`), the review asks once, before anything else, showing the straightened sheet.
- * "Yes" hides the question (and tells the server, so later re-reads of this photo stay this way up);
+ * "Yes" tells the server, which reads the kept photo again with this way up confirmed (its cells lose the doubt
+ * about the way up: fewer are marked), shows that reading and hides the question; later re-reads stay this way up;
  * "No, turn it round" asks the server to read the kept photo again a half turn round ({turn: true});
  * "The left/right edge is the top" asks for that photo read again a quarter turn round ({quarter_turns: 1 or 3},
  * clockwise) and shows that reading. Plain buttons in a labelled group, focus moved to the question and a
@@ -48,10 +49,16 @@
 
   yes.addEventListener('click', function () {
     if (!token) return;
-    answered[token] = true;
-    hide();
-    say(od.kept);
-    post({ turn: false }).catch(function () {});  // only remembered for later taps; the page already shows this way up
+    var asked = token;
+    busy(true);
+    say(od.rereading);
+    // read again with this way up confirmed: its cells no longer carry the doubt about the way up
+    post({ turn: false }).then(function (res) {
+      answered[asked] = true;
+      if (res.ok && res.data && res.data.grid) window.Mapsmith.applyReading(res.data);  // render() hides
+      else hide();
+      say(od.kept);
+    }).catch(function () { answered[asked] = true; hide(); say(od.kept); });
   });
 
   turners.forEach(function (button) {
