@@ -60,19 +60,22 @@ def test_a_cell_that_differs_under_the_rival_loses_the_rivals_chance():
 
 def test_printed_cells_keep_their_confidence_and_hide_what_they_cover():
     grid = _grid()
+    for c in range(N):
+        grid[5][c] = "farm"  # a map not all empty: an unread cell matches "empty" by the empty cells' share only
     printed = wayup.printed_mask(printed_cells("B"))
     for r, c in zip(*np.nonzero(printed), strict=True):
         grid[r][c] = "mountain"
-    conf = np.full((N, N), 0.9)
+    conf = np.full((N, N), 0.99)
     out = wayup.unsure_confidence(grid, conf, printed, (0.0, 0.0, UNSCORED, UNSCORED))
-    assert np.allclose(out[printed], 0.9)
+    assert np.allclose(out[printed], 0.99)
     # a drawable cell that a quarter turn brings onto a printed one: what is drawn there was never read, so it
     # is right under that turn only by the empty cells' share of the map
     turned_printed = np.rot90(printed, -1) & ~printed
     r, c = map(int, np.argwhere(turned_printed)[0])
     share_empty = float((np.asarray(grid, dtype=object)[~printed] == "empty").mean())
+    assert grid[r][c] == "empty" and share_empty < 1
     p = wayup.turn_probabilities((0.0, 0.0, UNSCORED, UNSCORED))
-    assert np.isclose(out[r, c], p[0] * 0.9 + p[1] * share_empty)
+    assert np.isclose(out[r, c], p[0] * 0.99 + p[1] * share_empty)
 
 
 def test_rival_agreement_uses_the_turned_cells_own_confidence():
@@ -144,3 +147,78 @@ def test_markers_way_up_from_one_or_two_markers():
     side, down = markers_way_up({0: _marker(10, 10, (1, 0)), 1: _marker(400, 10, (0, 1))})
     assert side == "A" and down is None
     assert markers_way_up({}) == (None, None)
+
+
+@pytest.fixture(scope="module")
+def clipped():
+    """Our sheet photographed a quarter turn round with two of its markers cut off by the frame (grid in it)."""
+    from bench.synthphoto import PhotoSpec, make_photo
+
+    return make_photo(11, PhotoSpec(design="ours", style="marker", clip_marker=2, quarter_turn=1, megapixels=2.0))
+
+
+def _upright(reading, photo) -> bool:
+    got, truth = np.asarray(reading.cell_centers_px), np.asarray(photo.cell_centers)
+    cell = float(np.median(np.linalg.norm(np.diff(truth, axis=1), axis=2)))
+    return float(np.linalg.norm(got - truth, axis=2).max() / cell) < 0.5
+
+
+def test_two_markers_seen_fix_the_way_up_of_a_clipped_sheet(clipped):
+    import cv2
+
+    from vision.load import load_photo
+    from vision.locate import detect_markers
+    from vision.reading import read_sheet
+
+    gray = cv2.cvtColor(load_photo(clipped.data).image, cv2.COLOR_BGR2GRAY)
+    assert len(detect_markers(gray)) == 2  # the case: too few for the markers' homography
+    r = read_sheet(clipped.data, overlay=False)
+    assert r.method == "border" and r.side == clipped.side == "A"
+    assert not r.orientation_unsure and r.orientation_choices == [0] and _upright(r, clipped)
+    # the markers decided: no rival way up was even scored
+    assert r.orientation_leads[1:] == (UNSCORED,) * 3 and r.confidence_if_upright is None
+    # a player's --turn does not apply to a way up the markers give
+    assert read_sheet(clipped.data, overlay=False, quarter_turns=2).cell_centers_px == r.cell_centers_px
+
+
+def test_the_markers_way_down_overrides_the_cues(clipped):
+    from vision.load import load_photo
+    from vision.orient import locate_by_lattice
+
+    img = load_photo(clipped.data).image
+    free = locate_by_lattice(img, "A")
+    c = np.asarray(free.cell_centres)
+    down = (c[-1] - c[0]).mean(axis=0)
+    # say the page's way down is the way the cues' reading has as its right: the lattice turns to it, sure
+    right = np.array([-down[1], down[0]])
+    forced = locate_by_lattice(img, "A", down=-right)
+    f = np.asarray(forced.cell_centres)
+    v = (f[-1] - f[0]).mean(axis=0)
+    assert not forced.orientation_unsure and float(v @ -right / np.linalg.norm(v) / np.linalg.norm(right)) > 0.9
+
+
+def test_an_unsure_reading_lowers_its_cells_until_the_way_up_is_confirmed():
+    from tests.test_web_orient import unsure_photo
+    from vision.reading import read_sheet
+
+    data = unsure_photo()
+    asked = read_sheet(data, overlay=False)
+    assert asked.orientation_unsure and asked.confidence_if_upright is not None
+    conf, upright = np.asarray(asked.confidence), np.asarray(asked.confidence_if_upright)
+    assert (conf <= upright + 1e-3).all() and conf.mean() < upright.mean() - 0.05  # (rounded to 3 places)
+    printed = wayup.printed_mask(printed_cells(asked.side))
+    assert np.allclose(conf[printed], upright[printed], atol=1e-3)  # printed cells are printed whichever way up
+    d = asked.to_dict()
+    assert d["orientation_unsure"] is True and isinstance(d["orientation_choices"], list)
+    assert "orientation_leads" not in d and "confidence_if_upright" not in d  # the JSON contract is unchanged
+    yes = read_sheet(data, overlay=False, quarter_turns=0)
+    assert not yes.orientation_unsure and yes.grid == asked.grid and yes.confidence_if_upright is None
+    assert len(yes.doubtful_cells()) < len(asked.doubtful_cells())
+
+
+@pytest.mark.parametrize("bad", [True, 4, -1, 1.0, "0"])
+def test_quarter_turns_is_none_or_0_to_3(bad):
+    from vision.reading import read_sheet
+
+    with pytest.raises(ValueError, match="quarter_turns"):
+        read_sheet(b"not read", quarter_turns=bad)

@@ -18,6 +18,7 @@ So, after calibration and only while the way up is unsure and unanswered, each c
   symmetric map loses nothing) with that cell's own confidence; a different reading leaves only the chance that
   both were wrong into the same terrain, taken as the terrain's share of the map. Printed cells (mountains,
   wastelands) are where the side prints them whichever way up the drawing lies: they keep their confidence.
+  No cell ends above its confidence as if the way up were right.
 
 Once the player answers (`read_sheet(quarter_turns=K)`, 0 included), the way up is known and this stage is not
 applied.
@@ -80,7 +81,9 @@ def unsure_confidence(grid: list[list[str]], conf, printed: np.ndarray, leads, s
     for k in range(1, 4):
         if p[k] > 0:
             out = out + p[k] * rival_agreement(grid, c, printed, k)
-    return np.where(printed, c, np.clip(out, 0.0, 1.0))
+    # Doubt about the way up adds doubt, never certainty: a cell the stages doubted is not lifted out of the review
+    # because the cell a turn would bring there reads the same (the calibrator's own rule, `calibrate.guard`).
+    return np.where(printed, c, np.clip(np.minimum(out, c), 0.0, 1.0))
 
 
 def printed_mask(printed: dict[tuple[int, int], str]) -> np.ndarray:
