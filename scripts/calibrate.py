@@ -117,6 +117,8 @@ def read_one(args: tuple) -> dict:
                cap=(ev.cap if ev.cap is not None else np.ones((11, 11))).ravel(),
                conf=np.asarray(r.confidence, float).ravel(),
                right=np.array([r.grid[i][j] == truth[i][j] for i in range(11) for j in range(11)]))
+    if r.orientation_unsure:  # the reader folds the chance of a wrong way up in after calibration (vision.wayup)
+        rec["wayup"] = {"grid": r.grid, "side": r.side, "leads": list(r.orientation_leads)}
     return rec
 
 
@@ -187,6 +189,13 @@ def confidences(rec: dict, models: dict | None) -> np.ndarray:
     ok = rec["use"] & ~np.isnan(p)
     out[ok] = np.minimum(p[ok], rec["cap"][ok])
     out[~rec["use"]] = cal.sheet_probability(ev, models)  # printed cells (no cell is named by a player here)
+    wu = rec.get("wayup")
+    if wu:  # as the reader does after calibration while nobody knows the way up
+        from vision.geometry import printed_cells
+        from vision.wayup import printed_mask, unsure_confidence
+
+        out = unsure_confidence(wu["grid"], out.reshape(11, 11), printed_mask(printed_cells(wu["side"])),
+                                wu["leads"]).ravel()
     return out
 
 

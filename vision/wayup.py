@@ -31,8 +31,8 @@ import numpy as np
 from companion.cartographers.data import GRID_SIZE
 
 # P(K) ∝ exp(-LEAD_SLOPE · lead_K) over the turns the decision scored; fitted by maximum likelihood on readings of
-# development photos that asked the way up (photogen2 dev seeds 100-131 and our generator's, see bench_wayup).
-LEAD_SLOPE = 4.0
+# development photos that asked the way up (photogen2 dev seeds 100-105, our generator 210000-212007: bench_wayup).
+LEAD_SLOPE = 2.0
 UNSCORED = 1e8  # a lead at least this large is a turn that was not scored (vision.orient.UNSCORED)
 
 
