@@ -123,3 +123,55 @@ def test_a_side_cut_by_the_photo_proves_nothing():
     assert e.cut[1] and not e.cut[0]
     assert page_cue(Extents(e.above, e.below, e.left, e.right, e.cut)) >= 0.0
     assert page_cue(Extents(4.0, 1.5, 2.3, 2.3, (False, True, False, False))) >= 0.0
+
+
+@pytest.mark.parametrize("kind, squared", [("squared", True), ("ruled", False), ("blank", False)])
+def test_squared_paper_is_told_from_ruled_and_blank(kind, squared):
+    d = notebook_dark(rulings=kind == "ruled", margin=False, squared=kind == "squared")
+    keep = everywhere() & outside_grid(d.shape, CELL, PAD)
+    assert pagecues.is_squared(d, keep, CELL) is squared
+    cues = turn_scores(d, everywhere(), CELL, PAD, None)
+    assert cues.squared is squared
+    if squared:  # no rulings direction on squared paper
+        assert np.allclose(cues.rulings, 0.0)
+
+
+def _squared_page(coin_row: bool, squared: bool = True) -> tuple[np.ndarray, object]:
+    """A photo of a grid ruled on squared paper (or plain paper), a row of circles under it or not, and its lattice."""
+    from vision.lattice import Lattice
+
+    cell, g0 = 60, 170
+    img = np.full((1100, 1100, 3), 238, np.uint8)
+    if squared:
+        for v in range(5, 1100, 30):
+            cv2.line(img, (v, 0), (v, 1099), (160, 160, 160), 2)
+            cv2.line(img, (0, v), (1099, v), (160, 160, 160), 2)
+    g1 = g0 + GRID_SIZE * cell
+    for i in range(GRID_SIZE + 1):
+        v = g0 + i * cell
+        cv2.line(img, (v, g0), (v, g1), (40, 40, 40), 3)
+        cv2.line(img, (g0, v), (g1, v), (40, 40, 40), 3)
+    if coin_row:
+        for i in range(GRID_SIZE):
+            cv2.circle(img, (g0 + i * cell + cell // 2, g1 + int(1.5 * cell)), cell // 3, (60, 60, 60), 3)
+    H = np.array([[cell, 0, g0], [0, cell, g0], [0, 0, 1]], float)
+    uv = np.stack(np.meshgrid(np.arange(GRID_SIZE + 1.0), np.arange(GRID_SIZE + 1.0)), axis=-1)
+    return img, Lattice(H, uv * cell + g0, 3.0)
+
+
+def test_on_squared_paper_the_margins_periodic_rows_do_not_vote():
+    """A periodic row below the grid means a coin track or labels on a print; on squared paper every margin is one,
+    so vision.orient leaves the margin cue out there: a row of circles drawn under the grid changes nothing."""
+    from vision.orient import orient_lattice
+
+    img, lat = _squared_page(coin_row=False)
+    with_row, _ = _squared_page(coin_row=True)
+    a, b = orient_lattice(img, lat, "A"), orient_lattice(with_row, lat, "A")
+    margin_free = np.array(a.turn_totals) - np.array(b.turn_totals)
+    # the circles change the cells' surroundings only a little; the margin cue (weight 1 per unit of periodic
+    # share) would move the turn below the circles by far more
+    assert np.abs(margin_free).max() < 0.05
+    plain, lat2 = _squared_page(coin_row=False, squared=False)
+    plain_row, _ = _squared_page(coin_row=True, squared=False)
+    c, d = orient_lattice(plain, lat2, "A"), orient_lattice(plain_row, lat2, "A")
+    assert d.turn_totals[0] - c.turn_totals[0] > 0.1  # on plain paper the row below the grid says "upright"

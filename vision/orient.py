@@ -248,8 +248,9 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     tframe = text_frame(image, lattice.homography) if text else None
     votes = text_votes(tframe) if tframe is not None else TextVotes(np.zeros(4), 0)
     # The margins weigh only the way up: the candidate ranking (`text=False`) uses the confirmation alone.
-    margins = [margin_cue(margin_darkness(frame), k) for k in range(4)] if text else [0.0] * 4
     paper = paper_cues(image, lattice, tframe)
+    # On squared paper every margin is a periodic row: the coin track's cue would only weigh where the page ends.
+    margins = [margin_cue(margin_darkness(frame), k) for k in range(4)] if text and not paper.squared else [0.0] * 4
     paper_total = paper.total(RULINGS_WEIGHT, MARGIN_LINE_WEIGHT, PAGE_WEIGHT)
 
     def peaks(side: str, k: int) -> float:

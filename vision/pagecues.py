@@ -39,6 +39,7 @@ class PaperCues:
     rulings: np.ndarray  # (4,) +: rulings run horizontally after turn k
     margin: np.ndarray  # (4,) +: a long single line at the left after turn k, none at the right
     page: np.ndarray  # (4,) +: the page is portrait and the grid near its top after turn k
+    squared: bool = False  # the paper carries evenly spaced lines both ways all round the grid (squared paper)
 
     def total(self, w_rulings: float, w_margin: float, w_page: float) -> np.ndarray:
         return w_rulings * self.rulings + w_margin * self.margin + w_page * self.page
@@ -95,13 +96,33 @@ def rulings_cue(dark: np.ndarray, keep: np.ndarray, cell: int) -> float:
     """
     if not keep.any():
         return 0.0
+    return _rulings_of_shares(*line_shares(dark, keep, cell))
+
+
+def _rulings_of_shares(ph: float, pv: float) -> float:
+    if min(ph, pv) > SQUARED_SHARE:  # lines both ways: squared paper, which has no way up
+        return 0.0
+    return float(np.clip((ph - pv) / 0.3, -1.0, 1.0))
+
+
+def line_shares(dark: np.ndarray, keep: np.ndarray, cell: int) -> tuple[float, float]:
+    """The periodic share of the paper's horizontal and of its vertical long lines (`_periodic_share`)."""
+    if not keep.any():
+        return 0.0, 0.0
     w = max(1, cell // 16)
     length = max(3, cell)
     ph = _periodic_share(_profile(_line_response(dark, 1, w, length), keep, 1), cell)
     pv = _periodic_share(_profile(_line_response(dark, 0, w, length), keep, 0), cell)
-    if min(ph, pv) > SQUARED_SHARE:  # lines both ways: squared paper, which has no way up
-        return 0.0
-    return float(np.clip((ph - pv) / 0.3, -1.0, 1.0))
+    return ph, pv
+
+
+def is_squared(dark: np.ndarray, keep: np.ndarray, cell: int) -> bool:
+    """Squared paper: evenly spaced long lines both ways in the paper around the grid.
+
+    On such paper every margin is a periodic row, so a periodic row below or left of the grid (a coin track, row
+    labels: `vision.orient.margin_cue`) says nothing about the way up there.
+    """
+    return min(line_shares(dark, keep, cell)) > SQUARED_SHARE
 
 
 def _single_line_strength(profile: np.ndarray, cell: int) -> float:
@@ -230,7 +251,9 @@ def turn_scores(dark_text: np.ndarray, keep_text: np.ndarray, text_cell: int, te
     `page`: the wide page frame (`page_frame`), or None.
     """
     keep = keep_text & outside_grid(dark_text.shape, text_cell, text_pad)
-    r0 = rulings_cue(dark_text, keep, text_cell)
+    shares = line_shares(dark_text, keep, text_cell)
+    squared = min(shares) > SQUARED_SHARE  # as `is_squared` says
+    r0 = _rulings_of_shares(*shares)
     rulings = np.array([r0, -r0, r0, -r0])
     # a margin line belongs to ruled notebook paper: it counts where the rulings say this frame is upright
     margin = np.array([margin_line_cue(np.rot90(dark_text, k), np.rot90(keep, k), text_cell, text_pad)
@@ -239,4 +262,4 @@ def turn_scores(dark_text: np.ndarray, keep_text: np.ndarray, text_cell: int, te
         pg = np.zeros(4)
     else:
         pg = np.array([page_cue(paper_extents(np.rot90(page, k), page_cell, page_pad)) for k in range(4)])
-    return PaperCues(rulings, margin, pg)
+    return PaperCues(rulings, margin, pg, squared)
