@@ -16,6 +16,9 @@ import numpy as np
 
 from vision.geometry import Canon, printed_cells
 
+PAPER_TINT = 0.2  # (max − min) / mean of a cell's bright pixels above which they are ink, not paper
+PAPER_MIN_CELLS = 3  # near-grey cells needed before the grid's paper is measured from them
+
 
 def block_percentile(img: np.ndarray, block: int, q: float = 90) -> np.ndarray:
     """Per-block, per-channel percentile of an H×W×C image → (H//block)×(W//block)×C float32."""
@@ -111,6 +114,15 @@ def grid_paper(norm: np.ndarray, boxes: dict, margin: float = 0.15) -> np.ndarra
             tops[k] = v
     t = np.array(tops, np.float32)
     lum = t.mean(axis=1)
+    # A solidly coloured cell (marker, felt-tip, a watercolour wash) shows no paper between its strokes: its
+    # bright pixels are ink. On a map coloured in edge to edge the brightest cells may all be yellow farms, and
+    # dividing by yellow turns every green into blue. Paper is near grey after `normalise_light` (a printed
+    # cream tint is a few per cent), so only near-grey cells speak for it; with too few of them the page's
+    # own normalisation stands.
+    paperlike = (t.max(axis=1) - t.min(axis=1)) / np.maximum(lum, 1e-3) < PAPER_TINT
+    if paperlike.sum() < PAPER_MIN_CELLS:
+        return np.ones(3, np.float32)
+    t, lum = t[paperlike], lum[paperlike]
     bright = t[lum >= np.percentile(lum, 67)]
     return np.clip(np.median(bright, axis=0), 0.3, 1.5).astype(np.float32)
 

@@ -1,0 +1,54 @@
+"""Colour sheets read the right way up: the stages behind confident wrong cells (branch colour5, issue 10)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.light import grid_paper, whiten
+
+CELL = 20
+
+
+def _boxes(n: int = 11) -> dict:
+    return {(r, c): (float(c * CELL), float(r * CELL), float(CELL)) for r in range(n) for c in range(n)}
+
+
+def _sheet(colours: dict[tuple[int, int], tuple[float, float, float]], base=(1.0, 1.0, 1.0)) -> np.ndarray:
+    img = np.empty((11 * CELL, 11 * CELL, 3), np.float32)
+    img[:] = base
+    for (r, c), bgr in colours.items():
+        img[r * CELL : (r + 1) * CELL, c * CELL : (c + 1) * CELL] = bgr
+    return img
+
+
+YELLOW, GREEN, BLUE, RED = (0.25, 0.9, 0.95), (0.35, 0.5, 0.15), (0.7, 0.4, 0.1), (0.2, 0.3, 0.8)
+
+
+def test_grid_paper_is_not_taken_from_solid_yellow_on_a_full_map():
+    """Every cell solidly coloured (markers, edge to edge): the yellow farms are the brightest cells, yet they
+    are ink; dividing by them turned green forests blue. The page's own white stands."""
+    cols = [YELLOW, GREEN, BLUE, RED]
+    img = _sheet({(r, c): cols[(r * 11 + c) % 4] for r in range(11) for c in range(11)})
+    paper = grid_paper(img, _boxes())
+    assert np.allclose(paper, 1.0)
+    green = whiten(img, paper)[CELL + 5, 0 + 5]  # cell (1, 0) is GREEN
+    assert green[1] > green[0]  # still green, not blue
+
+
+def test_grid_paper_still_follows_a_cream_grid_among_solid_colours():
+    """A pad prints its grid cream: the empty cells are paper, the coloured ones are not."""
+    cream = (0.9, 0.97, 1.0)
+    cols = {(r, c): (YELLOW if c % 2 else GREEN) for r in range(11) for c in range(11) if (r + c) % 3}
+    img = _sheet(cols, base=cream)
+    paper = grid_paper(img, _boxes())
+    assert np.allclose(paper, cream, atol=0.02)
+
+
+def test_grid_paper_sees_paper_between_hatching_strokes():
+    img = _sheet({})
+    for r in range(11):
+        for c in range(11):
+            y, x = r * CELL, c * CELL
+            img[y : y + CELL, x : x + CELL : 3] = YELLOW if (r + c) % 2 else GREEN  # strokes, paper between
+    paper = grid_paper(img, _boxes())
+    assert np.allclose(paper, 1.0, atol=0.02)
