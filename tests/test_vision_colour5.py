@@ -52,3 +52,24 @@ def test_grid_paper_sees_paper_between_hatching_strokes():
             img[y : y + CELL, x : x + CELL : 3] = YELLOW if (r + c) % 2 else GREEN  # strokes, paper between
     paper = grid_paper(img, _boxes())
     assert np.allclose(paper, 1.0, atol=0.02)
+
+
+def test_a_channel_brighter_than_paper_keeps_its_hue():
+    """A salmon watercolour or an orange felt-tip can be brighter than the paper in red; clipping red alone
+    made it yellow (a farm's colour). The whole pixel is scaled instead: its hue stays, paper stays white."""
+    from vision.classify import to_lab
+    from vision.light import fold_highlights
+
+    salmon = np.array([[[0.78, 0.93, 1.24], [1.0, 1.0, 1.0], [1.3, 1.3, 1.3]]], np.float32)  # BGR
+    folded = fold_highlights(salmon.copy())
+    assert folded.max() <= 1.0
+    lab_clip, lab_fold = to_lab(salmon)[0, 0], to_lab(folded)[0, 0]
+    hue = lambda lab: np.degrees(np.arctan2(lab[2], lab[1])) % 360  # noqa: E731
+    assert hue(lab_fold) < 55 < hue(lab_clip)  # red-orange, not yellow
+    assert np.allclose(folded[0, 1], 1.0) and np.allclose(folded[0, 2], 1.0)  # paper and glare stay white
+
+
+def test_whiten_folds_too():
+    img = np.full((4, 4, 3), (0.6, 0.7, 1.2), np.float32)
+    out = whiten(img, np.ones(3, np.float32))
+    assert out.max() <= 1.0 and np.allclose(out[0, 0], (0.5, 0.7 / 1.2, 1.0), atol=1e-5)

@@ -79,7 +79,22 @@ def normalise_light(img: np.ndarray, canon: Canon | None = None, side: str | Non
     """`img` divided by its paper background: float32 in about 0..1.2 with paper at 1 in every channel."""
     out = img.astype(np.float32)
     np.divide(out, paper_background(img, canon, side), out=out)
-    return np.clip(out, 0, 1.5, out=out)
+    return fold_highlights(np.clip(out, 0, 1.5, out=out))
+
+
+def fold_highlights(img: np.ndarray) -> np.ndarray:
+    """Pixels brighter than the paper in some channel scaled down until no channel exceeds 1 (in place).
+
+    Ink cannot reflect more than paper, but fluorescent and vivid inks (an orange felt-tip, a salmon
+    watercolour) and a phone's tone curve put one channel above the paper's. Clipping that channel alone at 1,
+    as the Lab conversion does, keeps the other two and turns a red-orange village yellow, a farm's colour;
+    scaling the whole pixel keeps its hue. Paper (all channels ≈ 1) and glare (all above) stay white.
+    """
+    top = np.maximum(np.maximum(img[..., 0], img[..., 1]), img[..., 2])
+    over = top > 1.0
+    if over.any():
+        img[over] /= top[over][:, None]
+    return img
 
 
 def paper_level(img: np.ndarray) -> float:
@@ -122,11 +137,13 @@ def grid_paper(norm: np.ndarray, boxes: dict, margin: float = 0.15) -> np.ndarra
     paperlike = (t.max(axis=1) - t.min(axis=1)) / np.maximum(lum, 1e-3) < PAPER_TINT
     if paperlike.sum() < PAPER_MIN_CELLS:
         return np.ones(3, np.float32)
-    t, lum = t[paperlike], lum[paperlike]
-    bright = t[lum >= np.percentile(lum, 67)]
+    # the brightest third of all the cells, of those that are paper-like (the same cells as before on a map
+    # with paper showing; fewer cells would pick the highlights)
+    order = np.argsort(-lum[paperlike], kind="stable")
+    bright = t[paperlike][order[: max(PAPER_MIN_CELLS, int(np.ceil(len(t) / 3)))]]
     return np.clip(np.median(bright, axis=0), 0.3, 1.5).astype(np.float32)
 
 
 def whiten(norm: np.ndarray, paper: np.ndarray) -> np.ndarray:
-    """`norm` divided by the grid's paper colour, so the cells' own paper is (1, 1, 1)."""
-    return np.clip(norm / paper.reshape(1, 1, 3), 0, 1.5).astype(np.float32)
+    """`norm` divided by the grid's paper colour, so the cells' own paper is (1, 1, 1) (see `fold_highlights`)."""
+    return fold_highlights(np.clip(norm / paper.reshape(1, 1, 3), 0, 1.5).astype(np.float32))
