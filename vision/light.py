@@ -18,6 +18,7 @@ from vision.geometry import Canon, printed_cells
 
 PAPER_TINT = 0.2  # (max − min) / mean of a cell's bright pixels above which they are ink, not paper
 PAPER_MIN_CELLS = 3  # near-grey cells needed before the grid's paper is measured from them
+FOLD_FROM = 1.1  # a channel this far above the paper's is a vivid ink's, not paper noise (`fold_highlights`)
 
 
 def block_percentile(img: np.ndarray, block: int, q: float = 90) -> np.ndarray:
@@ -79,19 +80,20 @@ def normalise_light(img: np.ndarray, canon: Canon | None = None, side: str | Non
     """`img` divided by its paper background: float32 in about 0..1.2 with paper at 1 in every channel."""
     out = img.astype(np.float32)
     np.divide(out, paper_background(img, canon, side), out=out)
-    return fold_highlights(np.clip(out, 0, 1.5, out=out))
+    return np.clip(out, 0, 1.5, out=out)
 
 
 def fold_highlights(img: np.ndarray) -> np.ndarray:
-    """Pixels brighter than the paper in some channel scaled down until no channel exceeds 1 (in place).
+    """Pixels far brighter than the paper in some channel scaled down whole, keeping their hue (in place).
 
     Ink cannot reflect more than paper, but fluorescent and vivid inks (an orange felt-tip, a salmon
-    watercolour) and a phone's tone curve put one channel above the paper's. Clipping that channel alone at 1,
-    as the Lab conversion does, keeps the other two and turns a red-orange village yellow, a farm's colour;
-    scaling the whole pixel keeps its hue. Paper (all channels ≈ 1) and glare (all above) stay white.
+    watercolour) and a phone's tone curve put one channel well above the paper's. Clipping that channel alone
+    at 1, as the Lab conversion does, keeps the other two and turns a red-orange village yellow, a farm's
+    colour. Paper noise and a slight tint (up to `FOLD_FROM`) are left alone: scaling them would darken paper
+    into ink (notebook rulings on cream paper then fill every empty cell).
     """
     top = np.maximum(np.maximum(img[..., 0], img[..., 1]), img[..., 2])
-    over = top > 1.0
+    over = top > FOLD_FROM
     if over.any():
         img[over] /= top[over][:, None]
     return img
