@@ -75,3 +75,90 @@ def test_whiten_folds_too():
     assert out.max() <= 1.0 and np.allclose(out[0, 0], (0.5, 0.7 / 1.2, 1.0), atol=1e-5)
     near = whiten(np.full((2, 2, 3), (0.9, 1.0, 1.05), np.float32), np.ones(3, np.float32))
     assert np.allclose(near, (0.9, 1.0, 1.05))  # paper noise and a slight tint are not scaled into ink
+
+
+# --- naming: one pen, one terrain ---------------------------------------------------------------------------
+
+def _arrays(specs: list[tuple[float, float, int]]):
+    """CellArrays of groups of filled cells: (hue°, lightness, cells) per group, one solid colour each."""
+    from vision.features import HUE_BINS, SHAPE_DIM, CellArrays
+
+    rows = [(h, light) for h, light, n in specs for _ in range(n)]
+    n = len(rows)
+    hue = np.zeros((n, HUE_BINS + 1), np.float32)
+    for k, (h, _) in enumerate(rows):
+        pos = (h % 360) / (360 / HUE_BINS)
+        lo = int(np.floor(pos)) % HUE_BINS
+        w = pos - np.floor(pos)
+        hue[k, lo] += 1 - w
+        hue[k, (lo + 1) % HUE_BINS] += w
+    ab = np.array([[30 * np.cos(np.radians(h)), 30 * np.sin(np.radians(h))] for h, _ in rows], np.float32)
+    one = np.ones(n, np.float32)
+    return CellArrays([(k // 11, k % 11) for k in range(n)], 0.3 * one, one, ab, one,
+                      np.array([lt for _, lt in rows], np.float32), hue, np.zeros((n, SHAPE_DIM), np.float32),
+                      np.zeros((n, SHAPE_DIM), np.float32), 0 * one, 0.3 * one, ab / 3, 0.5 * one)
+
+
+def _groups(specs):
+    from vision.groups import Group
+
+    out, start = [], 0
+    for gid, (_, _, n) in enumerate(specs, start=1):
+        rows = list(range(start, start + n))
+        out.append(Group(gid, rows, [(k // 11, k % 11) for k in rows], (start // 11, start % 11), np.ones(n)))
+        start += n
+    return out
+
+
+def _naming(names: list[str]):
+    from vision.naming import DRAWABLE, Naming
+
+    probs = np.full((len(names), len(DRAWABLE)), 1e-4)
+    for k, t in enumerate(names):
+        probs[k, DRAWABLE.index(t)] = 1 - 4e-4
+    return Naming(probs, ["colour"] * len(names))
+
+
+def test_a_light_orange_beside_clear_yellow_farms_is_the_village_and_says_it_is_unsure():
+    from vision.naming import SHARED_CONFIDENCE, shared_names
+
+    specs = [(57, 72, 12), (95, 83, 10), (150, 50, 15)]  # orange, yellow, green
+    a, groups = _arrays(specs), _groups(specs)
+    out = shared_names(a, groups, _naming(["farm", "farm", "forest"]))
+    assert out.name(0) == "village" and out.confidence(0) == SHARED_CONFIDENCE
+    assert out.name(1) == "farm" and out.confidence(1) > 0.99  # the yellow fits "farm" far better: it keeps it
+    assert out.name(2) == "forest" and out.confidence(2) > 0.99
+
+
+def test_shades_of_one_pen_keep_their_shared_name():
+    from vision.naming import shared_names
+
+    specs = [(150, 48, 12), (150, 72, 10), (57, 60, 8)]  # dense and light green hatching, a village
+    a, groups = _arrays(specs), _groups(specs)
+    names = _naming(["forest", "forest", "village"])
+    out = shared_names(a, groups, names)
+    assert np.array_equal(out.probs, names.probs)
+
+
+def test_a_doubted_name_stays_when_its_other_terrain_is_another_pens():
+    """Orange and yellow both "farm", but a red group is the village already: the orange keeps "farm", doubted."""
+    from vision.naming import SHARED_CONFIDENCE, shared_names
+
+    specs = [(57, 72, 12), (95, 83, 10), (25, 50, 9)]
+    a, groups = _arrays(specs), _groups(specs)
+    out = shared_names(a, groups, _naming(["farm", "farm", "village"]))
+    assert out.name(0) == "farm" and out.confidence(0) == SHARED_CONFIDENCE
+    assert out.confidence(1) > 0.99 and out.confidence(2) > 0.99
+
+
+def test_a_cell_is_never_surer_than_its_groups_name():
+    from vision.cells import GroupInfo, cap_by_group
+
+    conf = np.full((11, 11), 0.95, np.float32)
+    infos = [GroupInfo(1, [(0, 0), (0, 1)], (0, 0), "farm", 0.55, "colour"),
+             GroupInfo(2, [(1, 0)], (1, 0), "forest", 0.4, "given"),
+             GroupInfo(3, [(2, 0)], (2, 0), "water", 0.99, "colour")]
+    cap_by_group(conf, infos)
+    assert conf[0, 0] == conf[0, 1] == np.float32(0.55)
+    assert conf[1, 0] == np.float32(0.95)  # the player's name is not doubted
+    assert conf[2, 0] == np.float32(0.95) and conf[3, 3] == np.float32(0.95)
