@@ -162,3 +162,16 @@ def test_a_cell_is_never_surer_than_its_groups_name():
     assert conf[0, 0] == conf[0, 1] == np.float32(0.55)
     assert conf[1, 0] == np.float32(0.95)  # the player's name is not doubted
     assert conf[2, 0] == np.float32(0.95) and conf[3, 3] == np.float32(0.95)
+
+
+def test_a_cross_over_a_monster_is_doubted_on_a_base_game_side_only():
+    from vision.reading import CROSSED_MONSTER_DOUBT, doubt_crossed_monsters
+
+    under = [["monster", "farm"] + ["empty"] * 9] + [["empty"] * 11 for _ in range(10)]
+    grid = [row[:] for row in under]
+    grid[0][0] = grid[0][1] = "destroyed"
+    conf = np.ones((11, 11), np.float32)
+    assert doubt_crossed_monsters("A", under, grid, conf) == 1
+    assert conf[0, 0] == np.float32(CROSSED_MONSTER_DOUBT) and conf[0, 1] == 1.0  # a crossed farm is a mark
+    conf = np.ones((11, 11), np.float32)
+    assert doubt_crossed_monsters("C", under, grid, conf) == 0 and conf.min() == 1.0  # Heroes: destroying
