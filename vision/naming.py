@@ -45,8 +45,8 @@ PALE_LIGHT = 80.0  # hatching whose strong ink is lighter than this is mostly pa
 BLACK_L = 45.0  # neutral ink darker than this and covering the cell is a black marker/crayon fill
 # One pen, one terrain (`shared_names`): two colour groups this far apart (mean appearance distance) that got
 # the same name were drawn with different pens; the one whose hue fits the name less than SHARED_MARGIN
-# (log-evidence) better than another terrain, or SHARED_GAP worse than the other group, is doubtful, and says
-# so with at most SHARED_CONFIDENCE.
+# (log-evidence) better than another terrain — or less than twice that and SHARED_GAP worse than the other
+# group — is doubtful, and says so with at most SHARED_CONFIDENCE.
 SHARED_APART = 0.6
 SHARED_MARGIN = 1.0
 SHARED_GAP = 2.0  # … or when the other group fits the name this much better
@@ -247,7 +247,8 @@ def shared_names(a: CellArrays, groups: list[Group], naming: Naming, d: np.ndarr
                 continue
             loser = min((k, j), key=lambda g: (margin(g, t), len(groups[g].rows)))
             winner = j if loser == k else k
-            if margin(loser, t) < SHARED_MARGIN or margin(winner, t) - margin(loser, t) > SHARED_GAP:
+            weak, lost = margin(loser, t), margin(winner, t) - margin(loser, t)
+            if weak < SHARED_MARGIN or (weak < 2 * SHARED_MARGIN and lost > SHARED_GAP):
                 doubted.add(loser)
     if not doubted:
         return naming
