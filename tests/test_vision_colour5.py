@@ -175,3 +175,20 @@ def test_a_cross_over_a_monster_is_doubted_on_a_base_game_side_only():
     assert conf[0, 0] == np.float32(CROSSED_MONSTER_DOUBT) and conf[0, 1] == 1.0  # a crossed farm is a mark
     conf = np.ones((11, 11), np.float32)
     assert doubt_crossed_monsters("C", under, grid, conf) == 0 and conf.min() == 1.0  # Heroes: destroying
+
+
+def test_the_upright_cells_table_leaves_out_sheets_read_turned():
+    from bench.upright_cells import table
+
+    def cell(truth, read, conf):
+        return {"truth": truth, "read": read, "conf": conf}
+
+    recs = [{"found": True, "upright": True, "style": "marker",
+             "cells": [cell("farm", "farm", 0.9), cell("village", "farm", 0.8), cell("forest", "water", 0.4)]},
+            {"found": True, "upright": False, "style": "marker", "cells": [cell("farm", "water", 0.99)] * 5},
+            {"found": False, "style": "crayon"}]
+    out = table(recs)
+    marker = next(line for line in out.splitlines() if line.startswith("marker"))
+    assert marker.split()[:4] == ["marker", "1", "3", "33.3%"]  # one photo, 3 cells, 1 right
+    assert "1  33.3%/  50%" in marker  # one silent cell: a third of the cells, half the wrong ones
+    assert "3 photos, 2 read, 1 of them the right way up" in out
