@@ -26,7 +26,7 @@ from vision.glare import CELL_FADED, glare_confidence_cap, outline_ratios
 from vision.groups import Group, distances, make_groups
 from vision.light import grid_paper, whiten
 from vision.messages import Note
-from vision.naming import DRAWABLE, name_groups
+from vision.naming import DRAWABLE, name_groups, shared_names
 
 NAMEABLE = (*DRAWABLE, "empty")  # what a player may call a group (a group of smudges is "empty")
 LEGEND_MIN_SQUARES = 4  # drawn-in legend squares needed before the legend is trusted
@@ -229,6 +229,7 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
             if pal.grid[r][c] in DRAWABLE:
                 votes[k, DRAWABLE.index(pal.grid[r][c])] = 0.2 + float(pal.confidence[r, c])
         naming = name_groups(a, groups, symbol_probs=sym, given=names, palette_votes=votes, ink_symbol_probs=sym_ink)
+        naming = shared_names(a, groups, naming)
         infos = []
         taught = _taught_by_neighbours(a, groups, naming, names)
         for k, g in enumerate(groups):
@@ -280,6 +281,7 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
             conf[r, c] = raw[r, c] if path == "learned" else conf[r, c]
         else:
             conf[r, c] = min(float(prob[r, c]), float(ev.cap[r, c]))
+    cap_by_group(conf, infos)
     # A printed cell is right exactly when the sheet was found the right way up and as the right side.
     sheet_p = calibrate.sheet_probability(ev, calibrate.models())
     for r, c in printed:
@@ -288,6 +290,19 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
     for rc in keep:
         raw_out[rc] = np.nan  # named by the player: not part of the calibration
     return CellReading(grid, conf, style, warnings, infos, path, raw_out, ev, p, boxes)
+
+
+def cap_by_group(conf: np.ndarray, infos: list[GroupInfo]) -> np.ndarray:
+    """A cell is never surer than the name of its group (in place; the player's and taught names excepted).
+
+    When a group is misnamed every cell of it is wrong together, and the calibrator's per-cell evidence
+    (agreeing readers, a tight group, a clear fill) cannot see it: only the name's own doubt can.
+    """
+    for gi in infos:
+        if gi.source not in ("given", "taught"):
+            for r, c in gi.cells:
+                conf[r, c] = min(float(conf[r, c]), float(gi.confidence))
+    return conf
 
 
 def _full_boxes(boxes: dict) -> dict:

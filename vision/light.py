@@ -16,6 +16,10 @@ import numpy as np
 
 from vision.geometry import Canon, printed_cells
 
+PAPER_TINT = 0.2  # (max − min) / mean of a cell's bright pixels above which they are ink, not paper
+PAPER_MIN_CELLS = 3  # near-grey cells needed before the grid's paper is measured from them
+FOLD_FROM = 1.1  # a channel this far above the paper's is a vivid ink's, not paper noise (`fold_highlights`)
+
 
 def block_percentile(img: np.ndarray, block: int, q: float = 90) -> np.ndarray:
     """Per-block, per-channel percentile of an H×W×C image → (H//block)×(W//block)×C float32."""
@@ -79,6 +83,22 @@ def normalise_light(img: np.ndarray, canon: Canon | None = None, side: str | Non
     return np.clip(out, 0, 1.5, out=out)
 
 
+def fold_highlights(img: np.ndarray) -> np.ndarray:
+    """Pixels far brighter than the paper in some channel scaled down whole, keeping their hue (in place).
+
+    Ink cannot reflect more than paper, but fluorescent and vivid inks (an orange felt-tip, a salmon
+    watercolour) and a phone's tone curve put one channel well above the paper's. Clipping that channel alone
+    at 1, as the Lab conversion does, keeps the other two and turns a red-orange village yellow, a farm's
+    colour. Paper noise and a slight tint (up to `FOLD_FROM`) are left alone: scaling them would darken paper
+    into ink (notebook rulings on cream paper then fill every empty cell).
+    """
+    top = np.maximum(np.maximum(img[..., 0], img[..., 1]), img[..., 2])
+    over = top > FOLD_FROM
+    if over.any():
+        img[over] /= top[over][:, None]
+    return img
+
+
 def paper_level(img: np.ndarray) -> float:
     """Brightness (0..255) of the paper in a canonical image: used by the too-dark gate."""
     p = block_percentile(img, max(8, min(img.shape[:2]) // 30), 90).mean(axis=2)
@@ -111,10 +131,21 @@ def grid_paper(norm: np.ndarray, boxes: dict, margin: float = 0.15) -> np.ndarra
             tops[k] = v
     t = np.array(tops, np.float32)
     lum = t.mean(axis=1)
-    bright = t[lum >= np.percentile(lum, 67)]
+    # A solidly coloured cell (marker, felt-tip, a watercolour wash) shows no paper between its strokes: its
+    # bright pixels are ink. On a map coloured in edge to edge the brightest cells may all be yellow farms, and
+    # dividing by yellow turns every green into blue. Paper is near grey after `normalise_light` (a printed
+    # cream tint is a few per cent), so only near-grey cells speak for it; with too few of them the page's
+    # own normalisation stands.
+    paperlike = (t.max(axis=1) - t.min(axis=1)) / np.maximum(lum, 1e-3) < PAPER_TINT
+    if paperlike.sum() < PAPER_MIN_CELLS:
+        return np.ones(3, np.float32)
+    # the brightest third of all the cells, of those that are paper-like (the same cells as before on a map
+    # with paper showing; fewer cells would pick the highlights)
+    order = np.argsort(-lum[paperlike], kind="stable")
+    bright = t[paperlike][order[: max(PAPER_MIN_CELLS, int(np.ceil(len(t) / 3)))]]
     return np.clip(np.median(bright, axis=0), 0.3, 1.5).astype(np.float32)
 
 
 def whiten(norm: np.ndarray, paper: np.ndarray) -> np.ndarray:
-    """`norm` divided by the grid's paper colour, so the cells' own paper is (1, 1, 1)."""
-    return np.clip(norm / paper.reshape(1, 1, 3), 0, 1.5).astype(np.float32)
+    """`norm` divided by the grid's paper colour, so the cells' own paper is (1, 1, 1) (see `fold_highlights`)."""
+    return fold_highlights(np.clip(norm / paper.reshape(1, 1, 3), 0, 1.5).astype(np.float32))

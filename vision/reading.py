@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from companion.cartographers.data import GRID_SIZE, MAPS
+from companion.cartographers.data import CARD_SETS, GRID_SIZE, HEROES, MAPS
 from companion.cartographers.sides import CUSTOM_PREFIX, is_custom
 from printables.layout import parse_qr_payload
 from vision import quality
@@ -30,6 +30,8 @@ from vision.rectify import rectify, rectify_patch
 from vision.wayup import printed_mask, unsure_confidence
 
 CONFIDENCE_THRESHOLD = 0.7  # cells below this are shown as doubtful and should be confirmed by the player
+CROSSED_MONSTER_DOUBT = 0.6  # a "destroyed" cross over a monster's colour on a base-game side (see below)
+HEROES_SIDES = frozenset(CARD_SETS[HEROES].sides)
 
 OVERLAY_COLOURS = {  # BGR
     "empty": (255, 255, 255),
@@ -151,6 +153,24 @@ class SheetReading:
             return b""
         ok, buf = cv2.imencode(".png", self.overlay)
         return buf.tobytes() if ok else b""
+
+
+def doubt_crossed_monsters(side: str, under: list[list[str]], grid: list[list[str]], conf: np.ndarray) -> int:
+    """On a base-game side an X over a monster's colour is doubted as a Heroes "destroyed" mark (in place).
+
+    An X (or a cross-hatched face) is one of the commonest monster symbols, and a bold one looks just like a
+    hero's "destroyed" cross; on the Heroes sides (C, D) destroying monsters is what the cross is for, but on
+    the others a player who crossed a monster square more likely drew a monster. Returns the cells doubted.
+    """
+    if side in HEROES_SIDES:
+        return 0
+    n = 0
+    for r, row in enumerate(grid):
+        for c, t in enumerate(row):
+            if t == "destroyed" and under[r][c] == "monster" and conf[r, c] > CROSSED_MONSTER_DOUBT:
+                conf[r, c] = CROSSED_MONSTER_DOUBT
+                n += 1
+    return n
 
 
 def read_qr(image: np.ndarray, location: SheetLocation, canon: Canon):
@@ -364,7 +384,9 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
     mark_boxes = {rc: _box(canon, offsets, *rc) for rc in markable}
     same = mark_boxes == cls.boxes and list(mark_boxes) == list(cls.boxes)  # then the same whitened planes
     predrawn = {rc for rc in printed if rc in markable}
+    under = [row[:] for row in cls.grid]
     apply_marks(cls.grid, cls.confidence, read_marks(norm, mark_boxes, predrawn, given=cls.planes if same else None))
+    doubt_crossed_monsters(loc.side, under, cls.grid, cls.confidence)
     if_upright = None
     if loc.orientation_unsure:  # nobody knows the way up yet: each cell may be right only by that chance
         if_upright = cls.confidence.copy()
