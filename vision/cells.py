@@ -20,7 +20,7 @@ from companion.cartographers.data import GRID_SIZE
 from vision import calibrate, symbols
 from vision.calibrate import DOMINANT_CAP, dominant_terrain
 from vision.classify import classify_cells
-from vision.features import CellArrays, Planes, box_region, cell_arrays, planes
+from vision.features import CellArrays, Planes, box_region, cell_arrays, ink_map, planes
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, outline_ratios
 from vision.groups import Group, distances, make_groups
@@ -135,11 +135,13 @@ def usable_legend(leg: CellArrays, names: list[str], grid_mass_ref: float) -> tu
 
 def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | None = None, move_box=None,
                method: str = "markers", names: dict[int, str] | None = None,
-               context: dict[str, float] | None = None) -> CellReading:
+               context: dict[str, float] | None = None, outline_norm: np.ndarray | None = None) -> CellReading:
     """Read all 121 cells. `names` (group id → terrain) are the player's taps from an earlier reading.
 
     `context` carries what earlier stages know about the whole sheet (how it was found, blur, grid fit; the
-    `vision.calibrate.SHEET_FEATURES` it names) for the calibrated confidence.
+    `vision.calibrate.SHEET_FEATURES` it names) for the calibrated confidence. `outline_norm` is the sheet before
+    its paper lines were taken out of `norm` (`vision.paperlines`): glare is told by how faded the grid's own
+    outlines are, so they are measured there.
     """
     names = dict(names or {})
     printed = printed_cells(side)
@@ -176,7 +178,7 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
 
     if legend is not None:
         path = "legend"
-        cls = classify_cells(norm, canon, side, offsets, move_box)
+        cls = classify_cells(norm, canon, side, offsets, move_box, outline_norm=outline_norm)
         warnings += cls.warnings
         style = cls.style
         filled = [k for k, (r, c) in enumerate(a.cells) if cls.grid[r][c] != "empty"]
@@ -222,7 +224,7 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
         groups = make_groups(a, filled)
         sym_ink = symbols.predict(a.shape_ink) if symbols.available() else None
         # The typical palette (then the sheet's own colours) read cell by cell: votes for the colour groups.
-        pal = classify_cells(norm, canon, side, offsets, move_box, use_legend=False)
+        pal = classify_cells(norm, canon, side, offsets, move_box, use_legend=False, outline_norm=outline_norm)
         votes = np.zeros((len(a.cells), len(DRAWABLE)))
         for k, (r, c) in enumerate(a.cells):
             second[r][c] = pal.grid[r][c]
@@ -266,7 +268,8 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
                 capped[r, c] = True
     keep = {rc for gi in infos if gi.source in ("given", "taught") for rc in gi.cells}  # the player's names
     empty = {k for k in boxes if grid[k[0]][k[1]] == "empty"}
-    ratio = outline_ratios(p.ink, _full_boxes(boxes), empty, p.origin, p.full_shape)
+    outline_ink = p.ink if outline_norm is None else ink_map(whiten(outline_norm[region], paper))
+    ratio = outline_ratios(outline_ink, _full_boxes(boxes), empty, p.origin, p.full_shape)
     ev = _evidence(a, raw, p_fill, sym, grid, second, member_of, infos, ratio, capped, keep, ruins, style, path,
                    torn_cells, 0 if legend is None else len(legend[1]), context or {})
     ev.cap = glare_caps(ratio, boxes, warnings if path == "learned" else [])  # the legend path warned already

@@ -131,6 +131,12 @@ def ink_strength(norm: np.ndarray) -> np.ndarray:
     return np.clip(1.0 - darkest, 0, 1)
 
 
+def ink_map(norm: np.ndarray) -> np.ndarray:
+    """The `Planes.ink` of `norm` alone: darker than paper in any channel, or clearly coloured."""
+    lab = to_lab(norm)
+    return np.maximum(ink_strength(norm), np.hypot(lab[..., 1], lab[..., 2]) / CHROMA_INK)
+
+
 def planes(norm: np.ndarray) -> Planes:
     lab = to_lab(norm)
     chroma = np.hypot(lab[..., 1], lab[..., 2])
