@@ -38,6 +38,7 @@ FILL_SOFTNESS = 0.22  # log-ink units of the filled/empty sigmoid
 # even the emptiest cells carry more than this, every cell is drawn on (a full map in pale pencil) and only
 # the floor applies.
 FULL_LEVEL = 0.035
+RUINS_PRINT_RATIO = 1.5  # a ruins cell with printed ruins only carries more ink than this × a blank cell's
 FILL_CONTRAST = 0.065  # ink contrast (98th percentile − median) of a pale symbol; blank cells stay below 0.045
 FILL_TINT = 2.2  # Lab chroma of a cell's mean colour above which it is coloured in (blank paper stays below 1.6)
 FOREIGN_RUINS_CAP = 0.65  # ruins printed by another sheet's design hide a pencil mark: show them
@@ -95,15 +96,29 @@ def empty_level(mass: np.ndarray) -> float:
     return float(m[min(2, len(m) - 1)]) if len(m) else 0.0
 
 
+def print_is_drawing(ruins_min: float, level: float) -> bool:
+    """True when the emptiest ruins cell of a full map (every plain cell inked: `level` > FULL_LEVEL) carries
+    no more ink than the plain cells' emptiest: it is drawn on like them, and there is no print to take off.
+
+    A printed ruins icon adds ink over a blank cell (on the pad about twice a textured blank cell's); on a sheet
+    whose player drew every ruins cell, the emptiest of them is a drawing, and taking it for the print emptied it.
+    """
+    return level > FULL_LEVEL and ruins_min < RUINS_PRINT_RATIO * level
+
+
 def fill_probability(a: CellArrays, ruins: set, own_glyph: bool) -> np.ndarray:
     """P(cell drawn on) from its ink relative to the sheet's emptiest cells (paper, grid shadow, smudges)."""
     mass = a.mass.astype(float).copy()
     is_r = np.array([c in ruins for c in a.cells])
-    if not own_glyph and is_r.sum() >= 3:  # another design's printed ruins: the emptiest ruins cell is the print
-        mass[is_r] = np.maximum(mass[is_r] - 0.95 * mass[is_r].min(), 0)
     plain = mass[~is_r] if (~is_r).sum() >= 10 else mass
     level = empty_level(plain)
     full = level > FULL_LEVEL
+    if not own_glyph and is_r.sum() >= 3 and not print_is_drawing(mass[is_r].min(), level):
+        # another design's printed ruins: the emptiest ruins cell is the print
+        mass[is_r] = np.maximum(mass[is_r] - 0.95 * mass[is_r].min(), 0)
+        if (~is_r).sum() < 10:
+            level = empty_level(mass)
+            full = level > FULL_LEVEL
     thr = FILL_FLOOR if full else float(np.clip(2.0 * level + 0.012, FILL_FLOOR, FILL_CEILING))
     p_mass = 1.0 / (1.0 + np.exp(-(np.log(mass + 0.003) - np.log(thr)) / FILL_SOFTNESS))
     if full:  # pale strokes may never cross INK_T; the sheet's own emptiest cells are drawn on already
