@@ -192,3 +192,35 @@ def test_block_median_ignores_a_short_outlier():
     q[:, 90:100] = 0.1  # a symbol's stroke along the line
     got = pl.block_median(q, 40)
     assert got.shape == q.shape and np.allclose(got, 0.7)
+
+
+def test_a_notebook_page_of_our_generator_is_cleaned_cell_by_cell():
+    """bench.sheetdesigns' notebook page (tilted rulings, a grid ruled in strokes that do not meet), straight from
+    the renderer: with the true cell centres as the measured shifts, every cell's crop is paper again."""
+    from bench.sheetdesigns import render_notebook
+
+    page, centres = render_notebook("A", 1.5, np.random.default_rng(11))
+    norm = page[..., ::-1].astype(np.float32) / np.percentile(page, 90, axis=(0, 1))[::-1].astype(np.float32)
+    cell = float(np.median(np.diff(centres[0, :, 0])))
+    x0 = float(centres[0, 0, 0] - cell / 2 - (centres[0, :, 0] - centres[0, 0, 0] - cell * np.arange(11)).mean())
+    y0 = float(centres[0, 0, 1] - cell / 2 - (centres[:, 0, 1] - centres[0, 0, 1] - cell * np.arange(11)).mean())
+    k = np.arange(11) + 0.5
+    ideal = np.stack(np.meshgrid(x0 + cell * k, y0 + cell * k), axis=-1)
+    out = pl.remove_paper_lines(norm, (x0, y0, x0 + 11 * cell, y0 + 11 * cell), centres - ideal)
+    assert sum(ln.kind == "ruling" for ln in out.rows + out.cols) >= 5
+    before, after = ink(norm), ink(out.image)
+    from companion.cartographers.data import MAPS
+
+    drawn = set(MAPS["A"].mountains) | set(MAPS["A"].wastelands) | set(MAPS["A"].ruins)
+    blank = [(r, c) for r in range(11) for c in range(11) if (r, c) not in drawn]
+    m = int(0.12 * cell)
+
+    def crop_ink(a, r, c):
+        x, y = centres[r, c]
+        h = int(cell / 2) - m
+        return float(a[int(y) - h : int(y) + h, int(x) - h : int(x) + h].mean())
+
+    was = [crop_ink(before, r, c) for r, c in blank]
+    now = [crop_ink(after, r, c) for r, c in blank]
+    assert np.median(was) > 0.015 and np.median(now) < 0.5 * np.median(was)
+    assert np.percentile(now, 95) < 0.5 * np.percentile(was, 95)
