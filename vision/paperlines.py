@@ -16,9 +16,10 @@ seven or more cells in a row. So, for each direction (lines along the rows, line
 3. `peaks` per strip, then `chains` — peaks linked from strip to strip where they continue a straight (or gently
    bent: curl) line; a chain over at least `MIN_STRIPS` of the 11 strips is a paper line (the grid's own lines
    are found the same way: they are long, follow the fitted grid and sit at the cells' edges);
-4. `erase` — along each line, the pixels of a thin band are replaced by what lies just either side of it, only
-   where that is lighter: paper under a ruling becomes paper, a colour fill stays a fill, and a symbol's stroke
-   crossing the line is kept (it is dark either side too).
+4. `divide_out` — ink layers multiply, so along each line its own transmission at each offset across it (the
+   image over the image at the line's flanks, a running median along the line so a symbol it crosses is an
+   outlier) is divided out: paper under a ruling becomes paper, a colour fill stays a fill, and a symbol's stroke
+   crossing the line keeps its darkness.
 
 The stage works on the straightened, light-normalised sheet (paper = 1) and returns a cleaned copy of the grid's
 part of it; everything outside the grid (legend, coin track, text) is left as it was.
@@ -65,7 +66,6 @@ class PaperLine:
     t: np.ndarray  # along-line positions of its points (strip centres)
     pos: np.ndarray  # across-line positions there
     t_range: tuple[float, float]  # along-line extent (px) erased
-    half: int  # half width (px) of the band erased
     kind: str  # "ruling" or "grid"
     coef: np.ndarray | None = None  # rulings: quadratic coefficients (np.polyval order)
 
@@ -154,31 +154,6 @@ def chains(found: list[list[tuple[float, float]]], centres: np.ndarray, tol: flo
     return done + active
 
 
-def half_width(dark: np.ndarray, t: np.ndarray, pos: np.ndarray) -> int:
-    """Half width (px) of the band to erase: where the line's cross-profile in `dark` (lines along the rows), the
-    median over its points (a symbol the line crosses does not widen it), falls to a quarter of its height above
-    the flanks."""
-    n, m = dark.shape
-    r = MAX_HALF + 2
-    rows = []
-    for tt, pp in zip(t, pos, strict=True):
-        k, x = int(round(pp)), int(round(tt))
-        if k - r < 0 or k + r >= n or not 0 <= x < m:
-            continue
-        rows.append(dark[k - r : k + r + 1, max(0, x - 2) : x + 3].mean(axis=1))
-    if not rows:
-        return 2
-    prof = np.median(np.array(rows), axis=0)
-    prof = prof - min(float(prof[:2].mean()), float(prof[-2:].mean()))
-    top = float(prof[r - 1 : r + 2].max())
-    if top <= 1e-6:
-        return 1
-    half = 1
-    while half < MAX_HALF and (prof[r - half - 1] > 0.25 * top or prof[r + half + 1] > 0.25 * top):
-        half += 1
-    return half
-
-
 def support(on: np.ndarray, centres: np.ndarray, slope: float) -> np.ndarray:
     """For every position b, how many strips have a line at b + slope · (t − t_mid) (`on`: strips × positions)."""
     n, m = on.shape
@@ -260,7 +235,7 @@ def trace_ruling(prof: np.ndarray, centres: np.ndarray, slope: float, b: float) 
 
 
 def grid_pieces(found: list[list[tuple[float, float]]], centres: np.ndarray, edges: np.ndarray,
-                across: np.ndarray, cell: float, dark: np.ndarray) -> list[PaperLine]:
+                across: np.ndarray, cell: float) -> list[PaperLine]:
     """Pieces of the grid's own lines: the strips' peaks (`found`) near a fitted grid line, linked from strip to
     strip into a line drawn along the cells' edge rather than a stroke inside one cell — over PIECE_STRIPS
     strips (a cell and a third) where it keeps within EDGE_BAND of the fitted line, over LONG_PIECE strips (two
@@ -279,8 +254,7 @@ def grid_pieces(found: list[list[tuple[float, float]]], centres: np.ndarray, edg
             continue
         t = centres[js]
         pos = np.array([p for _, p, _ in ch])
-        out.append(PaperLine(t, pos, (float(edges[js[0]]), float(edges[js[-1] + 1])), half_width(dark, t, pos),
-                             "grid"))
+        out.append(PaperLine(t, pos, (float(edges[js[0]]), float(edges[js[-1] + 1])), "grid"))
     return out
 
 
@@ -298,7 +272,7 @@ def find_lines(dark: np.ndarray, edges: np.ndarray, cross_edges: np.ndarray) -> 
     centres = (fine[:-1] + fine[1:]) / 2
     across = np.repeat(np.asarray(cross_edges, float), SUB, axis=0)
     found = [peaks(prof[j]) for j in range(len(centres))]
-    pieces = grid_pieces(found, centres, fine, across, cell, dark)
+    pieces = grid_pieces(found, centres, fine, across, cell)
     # Rulings: where each strip has a peak (a pixel either side), searched for straight lines across the strips.
     # The grid's own lines may be found again as rulings when they are straight: divided out once, they are gone
     # the second time.
@@ -316,8 +290,7 @@ def find_lines(dark: np.ndarray, edges: np.ndarray, cross_edges: np.ndarray) -> 
         ok = np.abs(fit - y) <= STRAIGHT_TOL
         if ok.sum() >= 5:
             coef = np.polyfit(t[ok], y[ok], 2)
-        rulings.append(PaperLine(t, np.polyval(coef, t), (x0, x1), half_width(dark, t, np.polyval(coef, t)),
-                                 "ruling", coef))
+        rulings.append(PaperLine(t, np.polyval(coef, t), (x0, x1), "ruling", coef))
     return pieces + rulings, resp
 
 
@@ -343,7 +316,13 @@ def block_median(q: np.ndarray, block: int) -> np.ndarray:
     n = q.shape[1]
     nb = max(1, int(round(n / block)))
     edges = np.linspace(0, n, nb + 1).round().astype(int)
-    meds = np.stack([np.median(q[:, a:b], axis=1) for a, b in zip(edges[:-1], edges[1:], strict=True)], axis=1)
+    q = np.asarray(q, np.result_type(q.dtype, np.float32))
+    meds = np.empty((q.shape[0], nb, *q.shape[2:]), q.dtype)
+    lengths = np.diff(edges)
+    for length in np.unique(lengths):  # blocks of one length at once (the same medians as block by block)
+        ks = np.nonzero(lengths == length)[0]
+        stack = np.stack([q[:, edges[k] : edges[k] + length] for k in ks])  # (blocks, offsets, length, …)
+        meds[:, ks] = np.moveaxis(np.median(stack, axis=2), 0, 1)
     if nb == 1:
         return np.repeat(meds, n, axis=1)
     mids = (edges[:-1] + edges[1:] - 1) / 2
