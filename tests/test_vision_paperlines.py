@@ -224,3 +224,27 @@ def test_a_notebook_page_of_our_generator_is_cleaned_cell_by_cell():
     now = [crop_ink(after, r, c) for r, c in blank]
     assert np.median(was) > 0.015 and np.median(now) < 0.5 * np.median(was)
     assert np.percentile(now, 95) < 0.5 * np.percentile(was, 95)
+
+
+def test_glare_is_judged_on_the_outlines_as_photographed():
+    """The cleaned sheet has no grid lines left to fade: a highlight that washed out the outlines of a few cells is
+    told from the sheet before cleaning (`outline_norm`), as it was before the stage existed."""
+    from vision.cells import read_cells
+    from vision.geometry import canon_for
+
+    canon = canon_for("A")
+    h, w = int(canon.layout.page_h_pt * canon.ppt), int(canon.layout.page_w_pt * canon.ppt)
+    orig = np.ones((h, w, 3), np.float32)
+    x0, y0, x1, y1 = canon.grid_box()
+    cell = canon.cell_px
+    for k in range(12):
+        cv2.line(orig, (int(x0 + k * cell), int(y0)), (int(x0 + k * cell), int(y1)), (0.3, 0.3, 0.3), 2)
+        cv2.line(orig, (int(x0), int(y0 + k * cell)), (int(x1), int(y0 + k * cell)), (0.3, 0.3, 0.3), 2)
+    gy, gx = int(y0 + 6 * cell), int(x0 + 6 * cell)  # a highlight washes out the outlines round 3 × 3 cells
+    orig[gy - 2 : gy + int(3 * cell) + 3, gx - 2 : gx + int(3 * cell) + 3] = 1.0
+    clean = pl.remove_paper_lines(orig, (x0, y0, x1, y1))
+    assert clean.changed and float(ink(clean.image)[int(y0) : int(y1), int(x0) : int(x1)].max()) < 0.2
+    seen = read_cells(clean.image, canon, "A", method="border", outline_norm=orig)
+    assert "glare" in {n.code for n in seen.warnings}
+    blind = read_cells(clean.image, canon, "A", method="border")
+    assert "glare" not in {n.code for n in blind.warnings}
