@@ -14,6 +14,10 @@ printed icons, unevenness and distractor lines.
 * `handruled`: a grid ruled by hand in pen on lined notebook paper (uneven lines, a margin line, ruled lines
   running through and past the grid).
 * `squared`: a grid traced in pencil over squared paper (every second paper line, paper lines everywhere).
+* `notebook`: a grid ruled by hand on a lined notebook page the way people really do it: the page's blue rulings
+  are not square to the grid (the grid is ruled a degree or two off the page's lines), each grid line is drawn in
+  two or three strokes that do not quite meet (a kink where the ruler moved), and the lines stray further from
+  an even spacing than `handruled`'s; the pen is a ballpoint, a felt-tip or a pencil.
 * `padscan`: the real pad scans (`$MAPSMITH_PAD_SCANS`, default `bench/pad-scans/`, never committed) warped
   so that their grid lies on ours; `pad_scan_available()` says whether they are there.
 
@@ -31,7 +35,7 @@ import numpy as np
 from companion.cartographers.data import GRID_SIZE, MAPS
 from printables.layout import sheet_layout
 
-DESIGNS = ("pad", "generic", "handruled", "squared", "padscan")
+DESIGNS = ("pad", "generic", "handruled", "squared", "padscan", "notebook")
 SCAN_FILES = {"A": "Cartographers_game_field.png", "B": "Cartographers_game_field_Backside.png"}
 # Inner edge of each scan's grid (x0, y0, x1, y1, scan pixels), measured by hand on the overlay of the scans.
 SCAN_GRID = {"A": (31.0, 109.0, 385.0, 465.0), "B": (30.0, 107.5, 359.0, 440.0)}
@@ -299,6 +303,63 @@ def render_handruled(side: str, ppt: float, rng, squared: bool = False) -> tuple
     return out, _centres(xs_pt * ppt, ys_pt * ppt)
 
 
+def render_notebook(side: str, ppt: float, rng) -> tuple[np.ndarray, np.ndarray]:
+    """A grid ruled by hand in strokes on a lined notebook page whose rulings are tilted against it."""
+    lay = sheet_layout(side, "a4")
+    w, h = round(lay.page_w_pt * ppt), round(lay.page_h_pt * ppt)
+    img = _paper(h, w, (250, 250, 246), rng, 0.012)
+
+    def p(v: float) -> int:
+        return round(v * ppt)
+
+    g = lay.grid
+    cell = g.cell_pt
+    pitch = float(rng.uniform(0.5, 0.75)) * cell
+    slope = float(np.tan(np.radians(rng.uniform(0.6, 2.0) * rng.choice([-1, 1]))))
+    ruling = [(150, 185, 225), (170, 200, 230), (140, 170, 215)][rng.integers(3)]  # RGB light blues
+    y = float(rng.uniform(0, pitch)) - abs(slope) * lay.page_w_pt
+    while y < lay.page_h_pt + abs(slope) * lay.page_w_pt:
+        cv2.line(img, (0, p(y)), (w, p(y + slope * lay.page_w_pt)), ruling, max(1, p(0.6)), cv2.LINE_AA)
+        y += pitch
+    cv2.line(img, (p(48), 0), (p(48), h), (225, 110, 110), max(1, p(0.8)), cv2.LINE_AA)  # the margin line
+    jitter = 0.1
+    xs_pt = g.x_pt + cell * (np.arange(GRID_SIZE + 1) + rng.uniform(-jitter, jitter, GRID_SIZE + 1))
+    ys_pt = g.y_pt + cell * (np.arange(GRID_SIZE + 1) + rng.uniform(-jitter, jitter, GRID_SIZE + 1))
+    pen = [(30, 40, 130), (25, 25, 30), (90, 90, 95)][rng.integers(3)]  # blue ballpoint, black felt-tip, pencil
+    th = max(1, p(rng.uniform(0.6, 1.3)))
+    for along, across in ((ys_pt, xs_pt), (xs_pt, ys_pt)):
+        for pos in across:
+            n_strokes = int(rng.integers(2, 4))
+            cuts = np.sort(rng.uniform(0.25, 0.75, n_strokes - 1))
+            ends = np.concatenate([[along[0] - 2], along[0] + (along[-1] - along[0]) * cuts, [along[-1] + 2]])
+            for a, b in zip(ends[:-1], ends[1:], strict=True):
+                off = pos + rng.uniform(-0.06, 0.06) * cell  # where the ruler lay for this stroke
+                tilt = rng.uniform(-0.02, 0.02) * cell
+                a0, b0 = a - rng.uniform(0, 3), b + rng.uniform(0, 3)
+                p0, p1 = (off, a0), (off + tilt, b0)
+                if along is ys_pt:  # a vertical line: x = pos, y along
+                    _hand_line(img, (p0[0] * ppt, p0[1] * ppt), (p1[0] * ppt, p1[1] * ppt), pen, th, rng, 0.6 * ppt)
+                else:
+                    _hand_line(img, (p0[1] * ppt, p0[0] * ppt), (p1[1] * ppt, p1[0] * ppt), pen, th, rng, 0.6 * ppt)
+    m = MAPS[side]
+    for r, c in m.mountains:  # the player's own little peak
+        x, yc = (xs_pt[c] + xs_pt[c + 1]) / 2, (ys_pt[r] + ys_pt[r + 1]) / 2
+        tri = np.array([[p(x), p(yc - cell * 0.3)], [p(x - cell * 0.3), p(yc + cell * 0.28)],
+                        [p(x + cell * 0.3), p(yc + cell * 0.28)]])
+        cv2.fillPoly(img, [tri], pen, cv2.LINE_AA)
+    for r, c in m.wastelands:
+        x0, y0 = xs_pt[c], ys_pt[r]
+        for k in range(4):
+            cv2.line(img, (p(x0 + cell * (0.15 + 0.2 * k)), p(y0 + cell * 0.15)),
+                     (p(x0 + cell * (0.05 + 0.2 * k)), p(y0 + cell * 0.85)), pen, th, cv2.LINE_AA)
+    for r, c in m.ruins:
+        _ruins_icon(img, xs_pt[c], ys_pt[r], cell, p, pen)
+    if rng.random() < 0.7:
+        _coin_track(img, lay, p, pen)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    return out, _centres(xs_pt * ppt, ys_pt * ppt)
+
+
 def render_padscan(side: str, ppt: float, rng) -> tuple[np.ndarray, np.ndarray]:
     """The real pad scan, scaled so its grid lies on our layout's grid."""
     lay = sheet_layout(side, "a4")
@@ -330,5 +391,7 @@ def render_design(design: str, side: str, ppt: float, rng) -> tuple[np.ndarray, 
         return render_handruled(side, ppt, rng, squared=True)
     if design == "padscan":
         return render_padscan(side, ppt, rng)
+    if design == "notebook":
+        return render_notebook(side, ppt, rng)
     raise ValueError(f"unknown design {design!r}")
 

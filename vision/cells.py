@@ -20,7 +20,7 @@ from companion.cartographers.data import GRID_SIZE
 from vision import calibrate, symbols
 from vision.calibrate import DOMINANT_CAP, dominant_terrain
 from vision.classify import classify_cells
-from vision.features import CellArrays, Planes, box_region, cell_arrays, planes
+from vision.features import CellArrays, Planes, box_region, cell_arrays, ink_map, planes
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, outline_ratios
 from vision.groups import Group, distances, make_groups
@@ -38,6 +38,7 @@ FILL_SOFTNESS = 0.22  # log-ink units of the filled/empty sigmoid
 # even the emptiest cells carry more than this, every cell is drawn on (a full map in pale pencil) and only
 # the floor applies.
 FULL_LEVEL = 0.035
+RUINS_PRINT_RATIO = 1.5  # a ruins cell with printed ruins only carries more ink than this × a blank cell's
 FILL_CONTRAST = 0.065  # ink contrast (98th percentile − median) of a pale symbol; blank cells stay below 0.045
 FILL_TINT = 2.2  # Lab chroma of a cell's mean colour above which it is coloured in (blank paper stays below 1.6)
 FOREIGN_RUINS_CAP = 0.65  # ruins printed by another sheet's design hide a pencil mark: show them
@@ -95,15 +96,29 @@ def empty_level(mass: np.ndarray) -> float:
     return float(m[min(2, len(m) - 1)]) if len(m) else 0.0
 
 
+def print_is_drawing(ruins_min: float, level: float) -> bool:
+    """True when the emptiest ruins cell of a full map (every plain cell inked: `level` > FULL_LEVEL) carries
+    no more ink than the plain cells' emptiest: it is drawn on like them, and there is no print to take off.
+
+    A printed ruins icon adds ink over a blank cell (on the pad about twice a textured blank cell's); on a sheet
+    whose player drew every ruins cell, the emptiest of them is a drawing, and taking it for the print emptied it.
+    """
+    return level > FULL_LEVEL and ruins_min < RUINS_PRINT_RATIO * level
+
+
 def fill_probability(a: CellArrays, ruins: set, own_glyph: bool) -> np.ndarray:
     """P(cell drawn on) from its ink relative to the sheet's emptiest cells (paper, grid shadow, smudges)."""
     mass = a.mass.astype(float).copy()
     is_r = np.array([c in ruins for c in a.cells])
-    if not own_glyph and is_r.sum() >= 3:  # another design's printed ruins: the emptiest ruins cell is the print
-        mass[is_r] = np.maximum(mass[is_r] - 0.95 * mass[is_r].min(), 0)
     plain = mass[~is_r] if (~is_r).sum() >= 10 else mass
     level = empty_level(plain)
     full = level > FULL_LEVEL
+    if not own_glyph and is_r.sum() >= 3 and not print_is_drawing(mass[is_r].min(), level):
+        # another design's printed ruins: the emptiest ruins cell is the print
+        mass[is_r] = np.maximum(mass[is_r] - 0.95 * mass[is_r].min(), 0)
+        if (~is_r).sum() < 10:
+            level = empty_level(mass)
+            full = level > FULL_LEVEL
     thr = FILL_FLOOR if full else float(np.clip(2.0 * level + 0.012, FILL_FLOOR, FILL_CEILING))
     p_mass = 1.0 / (1.0 + np.exp(-(np.log(mass + 0.003) - np.log(thr)) / FILL_SOFTNESS))
     if full:  # pale strokes may never cross INK_T; the sheet's own emptiest cells are drawn on already
@@ -135,11 +150,13 @@ def usable_legend(leg: CellArrays, names: list[str], grid_mass_ref: float) -> tu
 
 def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | None = None, move_box=None,
                method: str = "markers", names: dict[int, str] | None = None,
-               context: dict[str, float] | None = None) -> CellReading:
+               context: dict[str, float] | None = None, outline_norm: np.ndarray | None = None) -> CellReading:
     """Read all 121 cells. `names` (group id → terrain) are the player's taps from an earlier reading.
 
     `context` carries what earlier stages know about the whole sheet (how it was found, blur, grid fit; the
-    `vision.calibrate.SHEET_FEATURES` it names) for the calibrated confidence.
+    `vision.calibrate.SHEET_FEATURES` it names) for the calibrated confidence. `outline_norm` is the sheet before
+    its paper lines were taken out of `norm` (`vision.paperlines`): glare is told by how faded the grid's own
+    outlines are, so they are measured there.
     """
     names = dict(names or {})
     printed = printed_cells(side)
@@ -176,7 +193,7 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
 
     if legend is not None:
         path = "legend"
-        cls = classify_cells(norm, canon, side, offsets, move_box)
+        cls = classify_cells(norm, canon, side, offsets, move_box, outline_norm=outline_norm)
         warnings += cls.warnings
         style = cls.style
         filled = [k for k, (r, c) in enumerate(a.cells) if cls.grid[r][c] != "empty"]
@@ -222,7 +239,7 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
         groups = make_groups(a, filled)
         sym_ink = symbols.predict(a.shape_ink) if symbols.available() else None
         # The typical palette (then the sheet's own colours) read cell by cell: votes for the colour groups.
-        pal = classify_cells(norm, canon, side, offsets, move_box, use_legend=False)
+        pal = classify_cells(norm, canon, side, offsets, move_box, use_legend=False, outline_norm=outline_norm)
         votes = np.zeros((len(a.cells), len(DRAWABLE)))
         for k, (r, c) in enumerate(a.cells):
             second[r][c] = pal.grid[r][c]
@@ -267,7 +284,8 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
                 capped[r, c] = True
     keep = {rc for gi in infos if gi.source in ("given", "taught") for rc in gi.cells}  # the player's names
     empty = {k for k in boxes if grid[k[0]][k[1]] == "empty"}
-    ratio = outline_ratios(p.ink, _full_boxes(boxes), empty, p.origin, p.full_shape)
+    outline_ink = p.ink if outline_norm is None else ink_map(whiten(outline_norm[region], paper))
+    ratio = outline_ratios(outline_ink, _full_boxes(boxes), empty, p.origin, p.full_shape)
     ev = _evidence(a, raw, p_fill, sym, grid, second, member_of, infos, ratio, capped, keep, ruins, style, path,
                    torn_cells, 0 if legend is None else len(legend[1]), context or {})
     ev.cap = glare_caps(ratio, boxes, warnings if path == "learned" else [])  # the legend path warned already

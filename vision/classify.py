@@ -250,12 +250,14 @@ def _sigmoid(x: float) -> float:
 
 
 def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | None = None,
-                   move_box=None, use_legend: bool = True) -> Classification:
+                   move_box=None, use_legend: bool = True, outline_norm: np.ndarray | None = None) -> Classification:
     """Classify all 121 cells; printed mountains/wastelands come from the side with confidence 1.
 
     `offsets` (11×11×2 canonical pixels, from `vision.gridfit`) move each cell onto the grid as photographed;
     `move_box` does the same for the legend squares below the grid. `use_legend=False` ignores the legend row
     (sheets that have none, or a blank one): the typical palette, then the sheet's own colours, are the examples.
+    `outline_norm`, when `norm` has had its paper lines taken out (`vision.paperlines`), is the sheet before: the
+    glare test measures the printed outlines there.
     """
     boxes = {(r, c): _shifted(canon.cell_box(r, c), offsets, r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)}
     legend_boxes = {t: (move_box(b) if move_box else b) for t, b in canon.legend_boxes().items()}
@@ -266,9 +268,15 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarra
     # Pale colour (light yellow hatching) barely darkens any channel but is clearly coloured: chroma counts too.
     ink_r = np.maximum(ink_strength(sub), np.hypot(lab_r[..., 1], lab_r[..., 2]) / CHROMA_INK)
     lab, ink, org, full = lab_r, ink_r, (region[0].start, region[1].start), norm.shape[:2]
+    if outline_norm is None:
+        outline_ink = ink
+    else:
+        o_sub = outline_norm[region]
+        o_lab = to_lab(o_sub)
+        outline_ink = np.maximum(ink_strength(o_sub), np.hypot(o_lab[..., 1], o_lab[..., 2]) / CHROMA_INK)
     warnings: list[Note] = []
     legend = legend_examples(norm, lab, ink, canon, move_box, org) if use_legend else {}
-    glared = sorted(glare_legend(ink, legend_boxes, org, full), key=DRAWABLE.index) if use_legend else []
+    glared = sorted(glare_legend(outline_ink, legend_boxes, org, full), key=DRAWABLE.index) if use_legend else []
     if glared:  # a washed-out legend square would teach the wrong colour or shape
         warnings.append(Note.of("glare_legend", terrains=tuple(glared)))
         legend = {t: e for t, e in legend.items() if t not in glared}
@@ -298,7 +306,7 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarra
                     conf[r, c] = min(conf[r, c], 0.5)
     printed = printed_cells(side)
     empty = {(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if grid[r][c] == "empty"}
-    ratio = outline_ratios(ink, boxes, empty, org, full)
+    ratio = outline_ratios(outline_ink, boxes, empty, org, full)
     cap = glare_confidence_cap(ratio)
     washed = {(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)
               if ratio[r, c] < CELL_FADED and (r, c) not in printed}

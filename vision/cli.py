@@ -32,7 +32,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     e = sub.add_parser("vision-eval", help="score the photo reader on folders of photos with confirmed grids")
     e.add_argument("dirs", metavar="DIR", nargs="*", help="folders of NAME.jpg + NAME.json ({'grid': ...})")
     e.add_argument("--synthetic", metavar="SET", action="append", default=[],
-                   help="synthetic set (source checkout): colour, blank-legend, unmarked, hard, STYLE, STYLE-blank")
+                   help="synthetic set (source checkout): colour, blank-legend, unmarked, hard, STYLE, STYLE-blank, "
+                        "DESIGN-STYLE (DESIGN generic, handruled, squared, notebook)")
     e.add_argument("--n", type=int, default=10, help="photos per synthetic set")
     e.add_argument("--seed", type=int, default=1_000_000, help="first seed of the synthetic sets (held out)")
     e.add_argument("--no-taps", action="store_true", help="skip the re-read with every unsure group named")

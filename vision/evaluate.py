@@ -186,7 +186,7 @@ def table(rows: list[tuple[str, dict]]) -> str:
 
 def synthetic_cases(kind: str, n: int, first_seed: int) -> Iterator[Case]:
     """Cases from bench/synthphoto.py (only in a source checkout): kind = a style, "blank-legend", "unmarked",
-    "<style>-blank" or "<design>-<style>" (design generic / handruled / squared)."""
+    "<style>-blank" or "<design>-<style>" (design generic / handruled / squared / notebook)."""
     try:
         from bench.synthphoto import PhotoSpec, make_photo
     except ImportError as exc:  # an installed package has no bench/
@@ -203,7 +203,7 @@ def synthetic_cases(kind: str, n: int, first_seed: int) -> Iterator[Case]:
     for style in STYLES + EXTRA_STYLES:  # "<style>" with the legend drawn in, "<style>-blank" without
         specs[style] = lambda k, st=style: PhotoSpec(style=st)
         specs[f"{style}-blank"] = lambda k, st=style: PhotoSpec(style=st, legend=False)
-        for design in ("generic", "handruled", "squared"):  # home-made and unmarked sheets: no legend at all
+        for design in ("generic", "handruled", "squared", "notebook"):  # home-made and unmarked sheets: no legend
             specs[f"{design}-{style}"] = lambda k, st=style, d=design: PhotoSpec(style=st, design=d)
     if kind not in specs:
         raise ValueError(f"unknown synthetic set {kind!r}: use one of {', '.join(specs)}")

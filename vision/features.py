@@ -48,6 +48,10 @@ HUE_BINS = 12
 SHAPE_SIZE = 36
 SHAPE_DIM = 9 * (SHAPE_SIZE // 6) ** 2 + 36
 FAINT_SHARE, FAINT_INK, CHROMA_FAINT = 0.05, 0.06, 4.0  # a pale cell's ink and colour are read more gently
+# A cell whose dark-stroke map never reaches FAINT_STROKE while something in it stands out from its paper
+# (contrast above FAINT_CONTRAST; blank cells stay below 0.045) takes its strokes above its own paper
+# (`faint_strokes`), FAINT_PAPER above the median darkness (paper grain is about 0.01).
+FAINT_STROKE, FAINT_CONTRAST, FAINT_PAPER = 0.2, 0.06, 0.03
 STRETCH_FLOOR = 0.12  # the weakest stroke contrast stretched to full strength (paper noise stays below it)
 # A faint cell's mean tint (Lab chroma of the mean a, b) below TINT_GREY is grey (graphite, black pencil, the
 # paper's own cast); above TINT_GREY + TINT_RAMP it is all colour.
@@ -129,6 +133,12 @@ def ink_strength(norm: np.ndarray) -> np.ndarray:
     """1 − the darkest channel: how much any ink absorbs."""
     darkest = np.minimum(np.minimum(norm[..., 0], norm[..., 1]), norm[..., 2])
     return np.clip(1.0 - darkest, 0, 1)
+
+
+def ink_map(norm: np.ndarray) -> np.ndarray:
+    """The `Planes.ink` of `norm` alone: darker than paper in any channel, or clearly coloured."""
+    lab = to_lab(norm)
+    return np.maximum(ink_strength(norm), np.hypot(lab[..., 1], lab[..., 2]) / CHROMA_INK)
 
 
 def planes(norm: np.ndarray) -> Planes:
@@ -328,6 +338,16 @@ def stroke_shape(s: np.ndarray) -> np.ndarray:
     return shape_descriptor(stretch(s), 0.3)
 
 
+def faint_strokes(lab: np.ndarray) -> np.ndarray:
+    """The dark-stroke map of a cell whose strokes are all fainter than the sheet-wide map's offset (lightly
+    pressed graphite, small dots or a fine ballpoint blurred by the photo): darkness above the cell's own paper
+    (its median) rather than above a fixed level, with the same fade for coloured pixels."""
+    dark = np.clip(1.0 - lab[..., 0] / 100.0, 0, 1)
+    chroma = np.hypot(lab[..., 1], lab[..., 2])
+    paper = float(np.median(dark)) + FAINT_PAPER
+    return (np.clip((dark - paper) / 0.5, 0, 1) * np.clip(1.0 - (chroma - 10.0) / 30.0, 0, 1)).astype(np.float32)
+
+
 def hue_histogram(a: np.ndarray, b: np.ndarray, chroma: np.ndarray, w: np.ndarray,
                   coloured_at: float = CHROMA_PIXEL) -> np.ndarray:
     """Ink-weighted histogram of hue angle (HUE_BINS bins, soft-assigned) + one neutral bin; sums to 1."""
@@ -443,6 +463,10 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
             colour[k] = tint[k]
         s_c = crop(p.stroke, box, SHAPE_MARGIN, p.origin)
         i_c = crop(p.ink, box, SHAPE_MARGIN, p.origin)
+        if (s_c.size and float(s_c.max()) < FAINT_STROKE and contrast[k] > FAINT_CONTRAST
+                and float(np.hypot(*tint[k])) < TINT_GREY + TINT_RAMP):
+            # faint strokes in a cell that is grey on the whole (pale colour hatching tints it: texture, no symbol)
+            s_c = faint_strokes(crop(p.lab, box, SHAPE_MARGIN, p.origin))
         if masked:
             km = ruins_mask(s_c.shape, SHAPE_MARGIN)
             s_c, i_c = s_c * km, i_c * km

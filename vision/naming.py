@@ -41,6 +41,7 @@ PALETTE_WEIGHT = 1.5  # how much the palette reader's votes count against the hu
 LEGEND_TEMPERATURE = 0.06  # distance units per e-fold of legend evidence
 SYMBOL_COVERAGE = 0.3  # a symbol's lines cover less of a cell than hatching or a fill
 MONO_SHARE, MONO_SPREAD = 0.85, 25.0  # one pen colour on most cells within this hue spread: a symbol sheet
+MONO_THIN_SHARE = 0.25  # … drawn in thin lines on at least this share of the cells (some may be shaded over)
 PALE_LIGHT = 80.0  # hatching whose strong ink is lighter than this is mostly paper: its lightness is no cue
 BLACK_L = 45.0  # neutral ink darker than this and covering the cell is a black marker/crayon fill
 # One pen, one terrain (`shared_names`): two colour groups this far apart (mean appearance distance) that got
@@ -283,9 +284,12 @@ def _one_pen(groups: list[Group], summaries: list[dict], coloured: list[bool]) -
     near = np.degrees(np.abs((hues - mean + np.pi) % (2 * np.pi) - np.pi)) < MONO_SPREAD
     if w[near].sum() < MONO_SHARE * n:
         return False
-    # the symbols' groups are thin (a few big groups of cells also shaded in the same pen do not undo that)
+    # the symbols' groups are thin (a few big groups of cells also shaded in the same pen do not undo that) …
     thin = np.median([s["coverage"] for (_, s), k in zip(col, near, strict=True) if k]) < SYMBOL_COVERAGE
-    return bool(thin)
+    # … or, with a bold ballpoint whose symbols cover about a third of a cell and some cells shaded over, a good
+    # share of the cells are thin lines (dots, a face): one pen drew symbols, whatever else it shaded
+    thin_cells = sum(len(g.rows) for (g, s), k in zip(col, near, strict=True) if k and s["coverage"] < SYMBOL_COVERAGE)
+    return bool(thin or thin_cells >= MONO_THIN_SHARE * n)
 
 
 def _pooled_log(p: np.ndarray) -> np.ndarray:

@@ -26,6 +26,7 @@ from vision.locate import SheetLocation, detect_markers, locate_by_markers, mark
 from vision.marks import apply_marks, read_marks
 from vision.messages import Note
 from vision.orient import locate_by_lattice, reorient
+from vision.paperlines import remove_paper_lines
 from vision.rectify import rectify, rectify_patch
 from vision.wayup import printed_mask, unsure_confidence
 
@@ -376,8 +377,16 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
     warp = fit_grid(ink, canon) if loc.cell_centres is None else warp_from_centres(canon, loc.homography,
                                                                                       loc.cell_centres)
     offsets = cell_offsets(warp)
-    cls = read_cells(norm, canon, loc.side, offsets, warp.box, loc.method, names,
-                     context=sheet_context(loc, warp.measured, blur / canon.cell_px))
+    # The paper's own lines (notebook rulings, squared paper, the drawn grid's edges) out of the cells of a sheet
+    # found without our markers: from here on, ink in a cell is what the player drew. Our own print has neither
+    # rulings nor lines off their place (its thin printed grid is where the layout says).
+    cells_norm, outline_norm = norm, None
+    if loc.method != "markers":
+        clean = remove_paper_lines(norm, canon.grid_box(), offsets)
+        if clean.changed:
+            cells_norm, outline_norm = clean.image, norm
+    cls = read_cells(cells_norm, canon, loc.side, offsets, warp.box, loc.method, names,
+                     context=sheet_context(loc, warp.measured, blur / canon.cell_px), outline_norm=outline_norm)
     printed = printed_cells(loc.side)  # Heroes marks: mountains and wastelands are never destroyed
     markable = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)
                 if printed.get((r, c)) not in ("mountain", "wasteland")]
@@ -385,7 +394,8 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
     same = mark_boxes == cls.boxes and list(mark_boxes) == list(cls.boxes)  # then the same whitened planes
     predrawn = {rc for rc in printed if rc in markable}
     under = [row[:] for row in cls.grid]
-    apply_marks(cls.grid, cls.confidence, read_marks(norm, mark_boxes, predrawn, given=cls.planes if same else None))
+    apply_marks(cls.grid, cls.confidence, read_marks(cells_norm, mark_boxes, predrawn,
+                                                     given=cls.planes if same else None))
     doubt_crossed_monsters(loc.side, under, cls.grid, cls.confidence)
     if_upright = None
     if loc.orientation_unsure:  # nobody knows the way up yet: each cell may be right only by that chance
