@@ -39,7 +39,7 @@ def test_candidates_are_counted_like_the_detectors_squares():
     assert marker_candidates(np.full((300, 300), 200, np.uint8)) == 0
 
 
-def test_the_perimeter_floor_is_the_detectors_rate_but_never_below_one_pixel_per_bit():
+def test_the_perimeter_floor_is_the_detectors_rate_but_never_below_four_pixels_a_side():
     assert min_perimeter_px((500, 400), 0.015) == MIN_MARKER_PERIMETER_PX
     assert min_perimeter_px((4000, 3000), 0.015) == 60.0
 

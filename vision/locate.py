@@ -52,9 +52,10 @@ def make_detector() -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(dictionary, params)
 
 
-# A marker is 6 × 6 bit cells with its border: below one pixel per cell (6 px a side) it cannot be decoded at all.
-# (A sheet with cells of `quality.MIN_CELL_PX`, 18 px, has markers of 16 px; at half size 8 px, still found.)
-MIN_MARKER_PERIMETER_PX = 24
+# A marker is 6 × 6 bit cells with its border. Below 4 px a side nothing is decoded, but a marker of 5–8 px in
+# the half-size search must still be seen: it sends the search to full size, and a sheet too small to read is
+# then told `too_small` rather than `no_sheet` (cells of 14 px: markers of 12 px, 6 px at half size).
+MIN_MARKER_PERIMETER_PX = 16
 # ArUco merges the candidates of its five thresholds pairwise: its time grows with the square of their number
 # (a fine lattice of ~10 px squares, 22,000 candidates: 4–5 minutes; 1,600: 2 s; 870: 0.5 s). A sheet on a
 # chequered cloth shows 300–700; above this many the photo is searched at a smaller scale.
