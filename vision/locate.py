@@ -65,8 +65,8 @@ MIN_SEARCH_SIDE = 160  # below this the search stops: no marker of a readable sh
 
 @dataclass(frozen=True)
 class MarkerSearch:
-    """Where ArUco is run: `scale` (1, 2, 4 … : the image is shrunk by it), the candidates counted there and the
-    perimeter floor (pixels of the shrunk image). `scale == 0` means nowhere: too many at every scale."""
+    """Where ArUco is run: `scale` (1, 2, 4 … : the image is shrunk by it) and the candidates counted there (over
+    the perimeter floor, in pixels of the shrunk image). `scale == 0` means nowhere: too many at every scale."""
 
     scale: int
     candidates: int
