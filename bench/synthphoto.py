@@ -581,8 +581,8 @@ def _camera_corners(rng, page_w: float, page_h: float, tilt_deg: float, roll_deg
 def photograph(page: np.ndarray, rng, megapixels: float, tilt_deg: float = 35, curl: float = 0.004,
                fill: tuple[float, float] = (0.6, 0.9), quality: int | None = None, blur: float | None = None,
                dark: float | None = None, glare: float = 0.0,
-               info: dict | None = None, table: str | None = None, roll_deg: float | None = None
-               ) -> tuple[np.ndarray, np.ndarray]:
+               info: dict | None = None, table: str | None = None, roll_deg: float | None = None,
+               motion: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Photograph an RGB page image; returns (BGR photo uint8, 3×3 homography page px → photo px).
 
     `info`, when given, receives the curl amplitudes (`curl_a`, `curl_b`) so `page_to_photo` can place page
@@ -664,9 +664,21 @@ def photograph(page: np.ndarray, rng, megapixels: float, tilt_deg: float = 35, c
         del blob
     if sigma > 0.2:
         out = cv2.GaussianBlur(out, (0, 0), sigma)
+    if motion >= 1.0:  # hand shake: a straight smear `motion` px long, any direction (its own random draw)
+        out = cv2.filter2D(out, -1, motion_kernel(motion, float(np.random.default_rng(int(W * 7 + H)).uniform(0, 180))))
     out += rng.normal(0, rng.uniform(1, 4), (H, W, 1)).astype(np.float32)
     photo = np.clip(out, 0, 255).astype(np.uint8)
     return photo, Hm
+
+
+def motion_kernel(length: float, angle_deg: float) -> np.ndarray:
+    """A normalised line kernel `length` px long at `angle_deg`: the smear of a camera moved during exposure."""
+    k = int(math.ceil(length)) | 1
+    kern = np.zeros((k, k), np.float32)
+    c = (k - 1) / 2
+    dx, dy = math.cos(math.radians(angle_deg)) * (length - 1) / 2, math.sin(math.radians(angle_deg)) * (length - 1) / 2
+    cv2.line(kern, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1, cv2.LINE_AA)
+    return kern / kern.sum()
 
 
 def page_to_photo(pts: np.ndarray, Hm: np.ndarray, info: dict) -> np.ndarray:
@@ -710,6 +722,7 @@ class PhotoSpec:
     table: str | None = None  # None: wood or plain cloth; "gingham": a chequered tablecloth
     marks: bool = False  # Cartographers Heroes: hero symbols and destroyed X marks (see `place_marks`)
     quarter_turn: int | None = None  # photograph the page turned 0–3 quarter turns (±6°); None = any roll
+    motion: float = 0.0  # motion blur (hand shake) in photo pixels, after the focus blur; 0 = none
 
 
 def make_photo(seed: int, spec: PhotoSpec = PhotoSpec()) -> SynthPhoto:  # noqa: B008
@@ -752,7 +765,7 @@ def make_photo(seed: int, spec: PhotoSpec = PhotoSpec()) -> SynthPhoto:  # noqa:
     info: dict = {}
     photo, Hm = photograph(drawn, rng, mp, spec.tilt_deg, spec.curl, spec.fill, spec.quality, spec.blur, spec.dark,
                            spec.glare, info, spec.table,
-                           None if spec.quarter_turn is None else 90.0 * spec.quarter_turn)
+                           None if spec.quarter_turn is None else 90.0 * spec.quarter_turn, spec.motion)
     centres = page_to_photo(centres_page.reshape(-1, 2), Hm, info).reshape(GRID_SIZE, GRID_SIZE, 2)
     clipped = None
     if spec.clip_marker and marked:

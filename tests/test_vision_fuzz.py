@@ -77,7 +77,9 @@ def test_odd_formats_garbage_and_damaged_files_raise_only_photo_errors():
 def test_markers_of_the_other_side_only_are_a_photo_error():
     """Bench fuzz case 5509 (the bench's own base photos, so run as the bench runs it): the side was given, every
     marker read belonged to the other side, and the partial-marker diagnosis got nothing (ValueError). Now it is
-    `unknown_side`."""
+    `unknown_side`. (Since the marker search's perimeter floor, branch refuse5, the 3-px "marker" 17 of that
+    photo is no longer decoded at all, so the case ends elsewhere; the path itself is kept by the array test
+    below.)"""
     import subprocess
     import sys
     from pathlib import Path
@@ -85,4 +87,17 @@ def test_markers_of_the_other_side_only_are_a_photo_error():
     root = Path(__file__).resolve().parents[1]
     out = subprocess.run([sys.executable, "-m", "bench.bench_fuzz", "--case", "5509"], cwd=root, text=True,
                          capture_output=True, timeout=300, env={**__import__("os").environ, "PYTHONPATH": str(root)})
-    assert "'unknown_side'" in out.stdout, out.stdout + out.stderr
+    code = out.stdout.split(",")[2].strip().strip("'") if out.stdout.count(",") >= 3 else out.stdout
+    assert code in MESSAGES, out.stdout + out.stderr
+
+
+def test_markers_that_tie_between_two_other_sides_with_a_side_given_are_unknown_side(monkeypatch):
+    """Case 5509's path on an array: markers 15 (side D) and 17 (a table's own side) tie, the hint says A, and no
+    marker of A is left: `unknown_side`, not a ValueError from the partial-marker diagnosis."""
+    import vision.locate as locate
+
+    square = np.array([[0, 0], [20, 0], [20, 20], [0, 20]], np.float64)
+    monkeypatch.setattr(locate, "detect_markers", lambda gray: {15: square + 100, 17: square + 300})
+    with pytest.raises(PhotoError) as exc:
+        locate.locate_by_markers(np.full((600, 500), 200, np.uint8), "A")
+    assert exc.value.code == "unknown_side"

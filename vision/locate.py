@@ -55,15 +55,112 @@ def make_detector() -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(dictionary, params)
 
 
-def _detect(detector: cv2.aruco.ArucoDetector, gray: np.ndarray) -> dict[int, np.ndarray]:
-    corners, ids, _ = detector.detectMarkers(gray)
-    found: dict[int, np.ndarray] = {}
+# A marker is 6 × 6 bit cells with its border. Below 4 px a side nothing is decoded, but a marker of 5–8 px in
+# the half-size search must still be seen: it sends the search to full size, and a sheet too small to read is
+# then told `too_small` rather than `no_sheet` (cells of 14 px: markers of 12 px, 6 px at half size).
+MIN_MARKER_PERIMETER_PX = 16
+# ArUco merges the candidates of its five thresholds pairwise: its time grows with the square of their number
+# (a fine lattice of ~10 px squares, 22,000 candidates: 4–5 minutes; 1,600: 2 s; 870: 0.5 s). A sheet on a
+# chequered cloth shows 300–700; above this many the photo is searched at a smaller scale.
+MAX_MARKER_CANDIDATES = 1000
+MIN_SEARCH_SIDE = 160  # below this the search stops: no marker of a readable sheet is left to find
+
+
+@dataclass(frozen=True)
+class MarkerSearch:
+    """Where ArUco is run: `scale` (1, 2, 4 … : the image is shrunk by it) and the candidates counted there (over
+    the perimeter floor, in pixels of the shrunk image). `scale == 0` means nowhere: too many at every scale."""
+
+    scale: int
+    candidates: int
+
+
+def min_perimeter_px(shape: tuple[int, ...], rate: float) -> float:
+    """The detector's perimeter floor in an image of `shape`: its own rate of the longer side, at least
+    `MIN_MARKER_PERIMETER_PX`."""
+    return max(rate * max(shape[:2]), MIN_MARKER_PERIMETER_PX)
+
+
+def marker_candidates(gray: np.ndarray, min_perimeter_px: float = MIN_MARKER_PERIMETER_PX,
+                      enough: int | None = None) -> int:
+    """How many dark-bordered quadrilaterals of at least `min_perimeter_px` (contour pixels) ArUco would try.
+
+    The same test as the detector's own first step (an adaptive threshold, contours, a 4-gon that is convex),
+    at one of its threshold windows: cheap (one threshold, no decoding) and close to its count. With `enough`,
+    a count of long contours that is not above it is returned as it is (an upper bound, the 4-gon test skipped).
+    """
+    thr = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 15, 7)
+    contours, _ = cv2.findContours(thr, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    lengths = np.fromiter((len(c) for c in contours), np.int64, len(contours))
+    long = np.flatnonzero((lengths >= min_perimeter_px) & (lengths <= 4 * max(gray.shape[:2])))
+    if enough is not None and len(long) <= enough:
+        return len(long)
+    n = 0
+    for i in long:
+        approx = cv2.approxPolyDP(contours[i], 0.05 * float(lengths[i]), True)
+        n += len(approx) == 4 and cv2.isContourConvex(approx)
+    return n
+
+
+def plan_marker_search(gray: np.ndarray, rate: float = 0.015) -> MarkerSearch:
+    """The largest scale (full size first, then halves) at which the candidates are few enough to search.
+
+    A periodic texture (a fine lattice, squared paper seen close, a chequered cloth) makes thousands of
+    marker-sized squares; halving the photo merges squares below the perimeter floor into grey, while markers
+    large enough to hold a readable sheet at that scale remain.
+    """
+    img, scale = gray, 1
+    while True:
+        n = marker_candidates(img, min_perimeter_px(img.shape, rate), MAX_MARKER_CANDIDATES)
+        if n <= MAX_MARKER_CANDIDATES:
+            return MarkerSearch(scale, n)
+        if min(img.shape[:2]) // 2 < MIN_SEARCH_SIDE:
+            return MarkerSearch(0, n)
+        img = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        scale *= 2
+
+
+def detect_raw(detector: cv2.aruco.ArucoDetector, gray: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """Every marker ArUco finds (id, 4×2 corners in `gray`'s pixels), searched where `plan_marker_search` says.
+
+    Candidates under `MIN_MARKER_PERIMETER_PX` are never tried (they could not be decoded, nor hold a readable
+    sheet); corners found on a shrunk copy are refined on `gray` itself.
+    """
+    plan = plan_marker_search(gray, detector.getDetectorParameters().minMarkerPerimeterRate)
+    if plan.scale == 0:
+        return []
+    s = plan.scale
+    img = gray if s == 1 else cv2.resize(gray, (gray.shape[1] // s, gray.shape[0] // s), interpolation=cv2.INTER_AREA)
+    corners, ids = _run_detector(detector, img)
     if ids is None:
-        return found
+        return []
+    out = []
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
     for c, i in zip(corners, ids.ravel(), strict=True):
-        i = int(i)
+        pts = c.reshape(4, 2).astype(np.float32)
+        if s > 1:
+            pts = (pts * s + (s - 1) / 2).reshape(-1, 1, 2)
+            cv2.cornerSubPix(gray, pts, (5, 5), (-1, -1), crit)
+        out.append((int(i), pts.reshape(4, 2).astype(np.float64)))
+    return out
+
+
+def _run_detector(detector: cv2.aruco.ArucoDetector, img: np.ndarray):
+    """ArUco on `img` with its perimeter floor raised to `min_perimeter_px` (a copy when raised): (corners, ids)."""
+    params = detector.getDetectorParameters()
+    floor = min_perimeter_px(img.shape, params.minMarkerPerimeterRate) / max(img.shape[:2])
+    if params.minMarkerPerimeterRate < floor:
+        params.minMarkerPerimeterRate = floor
+        detector = cv2.aruco.ArucoDetector(detector.getDictionary(), params)
+    corners, ids, _ = detector.detectMarkers(img)
+    return corners, ids
+
+
+def _detect(detector: cv2.aruco.ArucoDetector, gray: np.ndarray) -> dict[int, np.ndarray]:
+    found: dict[int, np.ndarray] = {}
+    for i, c in detect_raw(detector, gray):
         if i in ID_SIDE and i not in found:
-            found[i] = c.reshape(4, 2).astype(np.float64)
+            found[i] = c
     return found
 
 

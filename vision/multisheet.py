@@ -29,7 +29,7 @@ import numpy as np
 from printables.layout import sheet_layout
 from vision.errors import PhotoError
 from vision.load import load_photo
-from vision.locate import ID_SIDE, make_detector, marker_page_corners
+from vision.locate import ID_SIDE, detect_raw, make_detector, marker_page_corners
 from vision.reading import SheetReading, read_sheet
 
 MAX_SHEETS = 6  # the game's most players; the search stops there
@@ -78,15 +78,12 @@ def detect_all_markers(gray: np.ndarray) -> list[tuple[int, np.ndarray]]:
     detector = make_detector()
     half = max(gray.shape[:2]) > 2600
     img = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA) if half else gray
-    corners, ids, _ = detector.detectMarkers(img)
-    if ids is None:
-        return []
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
     out = []
-    for c, i in zip(corners, ids.ravel(), strict=True):
-        if int(i) not in ID_SIDE:
+    for i, c in detect_raw(detector, img):  # a lattice-like table is searched at a smaller scale (vision.locate)
+        if i not in ID_SIDE:
             continue
-        pts = c.reshape(4, 2).astype(np.float32)
+        pts = c.astype(np.float32)
         if half:
             pts = (pts * 2 + 0.5).reshape(-1, 1, 2)
             cv2.cornerSubPix(gray, pts, (5, 5), (-1, -1), crit)
