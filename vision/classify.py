@@ -249,6 +249,12 @@ def _sigmoid(x: float) -> float:
     return float(1.0 / (1.0 + np.exp(-x)))
 
 
+def _ink_and_chroma(img: np.ndarray, lab: np.ndarray) -> np.ndarray:
+    """Ink of each pixel: its darkening, or its colour where that says more. Pale colour (light yellow hatching)
+    barely darkens any channel but is clearly coloured: chroma counts too."""
+    return np.maximum(ink_strength(img), np.hypot(lab[..., 1], lab[..., 2]) / CHROMA_INK)
+
+
 def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | None = None,
                    move_box=None, use_legend: bool = True, outline_norm: np.ndarray | None = None) -> Classification:
     """Classify all 121 cells; printed mountains/wastelands come from the side with confidence 1.
@@ -265,15 +271,10 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarra
     region = box_region([*boxes.values(), *(legend_boxes.values() if use_legend else ())], norm.shape)
     sub = norm[region]
     lab_r = to_lab(sub)
-    # Pale colour (light yellow hatching) barely darkens any channel but is clearly coloured: chroma counts too.
-    ink_r = np.maximum(ink_strength(sub), np.hypot(lab_r[..., 1], lab_r[..., 2]) / CHROMA_INK)
+    ink_r = _ink_and_chroma(sub, lab_r)
     lab, ink, org, full = lab_r, ink_r, (region[0].start, region[1].start), norm.shape[:2]
-    if outline_norm is None:
-        outline_ink = ink
-    else:
-        o_sub = outline_norm[region]
-        o_lab = to_lab(o_sub)
-        outline_ink = np.maximum(ink_strength(o_sub), np.hypot(o_lab[..., 1], o_lab[..., 2]) / CHROMA_INK)
+    o_sub = None if outline_norm is None else outline_norm[region]
+    outline_ink = ink if o_sub is None else _ink_and_chroma(o_sub, to_lab(o_sub))
     warnings: list[Note] = []
     legend = legend_examples(norm, lab, ink, canon, move_box, org) if use_legend else {}
     glared = sorted(glare_legend(outline_ink, legend_boxes, org, full), key=DRAWABLE.index) if use_legend else []

@@ -15,6 +15,7 @@ import numpy as np
 from printables.layout import MARKER_IDS, SheetLayout, sheet_layout
 from vision.errors import PhotoError
 from vision.messages import Note
+from vision.wayup import NO_RIVALS
 
 ID_SIDE = {mid: side for side, ids in MARKER_IDS.items() for mid in ids}
 
@@ -37,7 +38,7 @@ class SheetLocation:
     orientation_choices: list[int] = field(default_factory=lambda: [0])
     # the way-up decision's evidence: for K = 0..3 quarter turns clockwise, how far the chosen way up leads the
     # reading turned K (vision.orient.Orientation.leads; 0 for K = 0); what vision.wayup weighs while unsure
-    orientation_leads: tuple[float, ...] = (0.0, 1e9, 1e9, 1e9)
+    orientation_leads: tuple[float, ...] = NO_RIVALS
 
 
 def make_detector() -> cv2.aruco.ArucoDetector:

@@ -24,6 +24,7 @@ from printables.layout import sheet_layout
 from vision.lattice import Lattice
 from vision.pagecues import PaperCues, page_frame, turn_scores
 from vision.upright import TEXT_CELL, TEXT_PAD, TextVotes, darkness, paper_mask, peak_cue, text_frame, text_votes
+from vision.wayup import UNSCORED
 
 FRAME_CELL = 24  # pixels per cell in the grid frame
 FRAME_PAD = 5  # cells of margin around the grid in the grid frame (our coin track is 3.6–4.1 cells below)
@@ -42,7 +43,6 @@ DISAGREE = 0.15
 RULINGS_WEIGHT = 0.25  # score per unit of the notebook rulings' direction (vision.pagecues)
 MARGIN_LINE_WEIGHT = 0.2  # score per unit of the margin line at the left
 PAGE_WEIGHT = 0.2  # score per unit of the page outline (portrait, grid near the top)
-UNSCORED = 1e9  # `Orientation.leads` of a turn that was not scored (it is not a rival)
 # z-score of the mountains' mutual likeness (against random sets of 5 cells) a lattice needs to be taken for
 # a Cartographers map: brick walls, tiles, squared paper and score tables are lattices too.
 MIN_CONFIRM = 3.5

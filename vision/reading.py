@@ -28,7 +28,7 @@ from vision.messages import Note
 from vision.orient import locate_by_lattice, reorient
 from vision.paperlines import remove_paper_lines
 from vision.rectify import rectify, rectify_patch
-from vision.wayup import printed_mask, unsure_confidence
+from vision.wayup import NO_RIVALS, printed_mask, unsure_confidence
 
 CONFIDENCE_THRESHOLD = 0.7  # cells below this are shown as doubtful and should be confirmed by the player
 CROSSED_MONSTER_DOUBT = 0.6  # a "destroyed" cross over a monster's colour on a base-game side (see below)
@@ -87,7 +87,7 @@ class SheetReading:
     evidence: object | None = field(default=None, repr=False)  # the calibrator's input (vision.calibrate.Evidence)
     # while `orientation_unsure`: the way-up decision's evidence (vision.orient.Orientation.leads) and the cells'
     # calibrated confidence as if the way up were right, before vision.wayup folded in the chance that it is not
-    orientation_leads: tuple[float, ...] = field(default=(0.0, 1e9, 1e9, 1e9), repr=False)
+    orientation_leads: tuple[float, ...] = field(default=NO_RIVALS, repr=False)
     confidence_if_upright: np.ndarray | None = field(default=None, repr=False)
 
     def cell_image(self, row: int, col: int, pad: float = 0.12) -> np.ndarray | None:

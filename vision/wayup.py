@@ -33,7 +33,8 @@ from companion.cartographers.data import GRID_SIZE
 # P(K) ∝ exp(-LEAD_SLOPE · lead_K) over the turns the decision scored; fitted by maximum likelihood on readings of
 # development photos that asked the way up (photogen2 dev seeds 100-105, our generator 210000-212007: bench_wayup).
 LEAD_SLOPE = 2.0
-UNSCORED = 1e8  # a lead at least this large is a turn that was not scored (vision.orient.UNSCORED)
+UNSCORED = 1e9  # the lead of a turn that was not scored (it is not a rival; `vision.orient.Orientation.leads`)
+NO_RIVALS = (0.0, UNSCORED, UNSCORED, UNSCORED)  # the leads of a way up that nothing disputes
 
 
 def turn_probabilities(leads, slope: float = LEAD_SLOPE) -> np.ndarray:
