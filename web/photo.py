@@ -131,7 +131,7 @@ def keep_photo(token: Any, body: dict[str, Any]) -> dict[str, Any]:
     (folder / (name + _suffix(kept.data))).write_bytes(kept.data)
     (folder / (name + ".json")).write_text(json.dumps({"side": side, "grid": grid, "source": "player",
                                                        "names": {str(k): v for k, v in kept.names.items()},
-                                                       "turned": bool(kept.turned),  # "not the top": grid turned
+                                                       "turned": kept.quarter_turns == 2,  # "not the top": grid turned
                                                        "quarter_turns": kept.quarter_turns or 0}))
     return {"kept": name}
 

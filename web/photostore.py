@@ -26,8 +26,7 @@ class Kept:
     side: str | None
     stored: float
     names: dict[int, str]
-    turned: bool | None = None  # "Is this the top of your sheet?": None = not answered (web.phototurn)
-    quarter_turns: int | None = None  # "Which edge is the top?": turns clockwise re-read with (web.phototurn)
+    quarter_turns: int | None = None  # "Which edge is the top?": turns clockwise, None = not answered (web.phototurn)
 
 
 class PhotoStore:

@@ -3,8 +3,8 @@
 An unmarked sheet can read the wrong way up: side A's printed cells are symmetric under a half turn, and a
 hand-ruled, squared or generic grid carries nothing printed that fixes a quarter turn either
 (`SheetReading.orientation_unsure`). The review asks once and offers the four edges; the answer is kept with
-the photo (`Kept.turned` for the old yes/no, `Kept.quarter_turns` for an edge) so that every later re-read of it
-("Which terrain is this?" taps) keeps the same way up.
+the photo (`Kept.quarter_turns`; the old yes/no is 0 or a half turn) so that every later re-read of it ("Which
+terrain is this?" taps) keeps the same way up.
 """
 
 from __future__ import annotations
@@ -21,33 +21,17 @@ if TYPE_CHECKING:
     from .photostore import Kept
 
 
-def way_up(kept: Kept) -> int | None:
-    """The quarter turns clockwise the player said put the reading upright (0 = "yes, this is the top"), or None
-    while they have not answered. The old yes/no answer is 0 or a half turn (2)."""
-    if kept.quarter_turns is not None:
-        return kept.quarter_turns
-    if kept.turned is not None:
-        return 2 if kept.turned else 0
-    return None
-
-
 def read_kept(kept: Kept) -> SheetReading:
     """The kept photo read again with the player's names and, once they answered, the way up they chose confirmed
     (not `orientation_unsure` then, and no cell's confidence lowered for a way up nobody knew).
 
-    The old "No, turn it round" ({"turn": true}) turns the reading made as it was a half round when that is a
-    reading of the same side (side A: `half_turn_symmetric`), as it always did; any other side is read again a
-    half turn round, so that its printed cells stay where the side prints them.
+    The answer is applied by reading the photo again with it (`read_sheet(quarter_turns=K)`), not by turning the
+    grid already read: on any side but A a half turn moves the printed cells off the places the side prints them,
+    and one read is all an answer costs.
     """
-    from vision.geometry import half_turn_symmetric
-
     from .photo import _read
 
-    if kept.quarter_turns is None and kept.turned:
-        reading = _read(kept.data, kept.side, kept.names, 0)
-        if half_turn_symmetric(reading.side):
-            return reading.turned_half()
-    return _read(kept.data, kept.side, kept.names, way_up(kept))
+    return _read(kept.data, kept.side, kept.names, kept.quarter_turns)
 
 
 def _quarter_turns(body: dict[str, Any]) -> int | None:
@@ -73,10 +57,10 @@ def answer_top(token: Any, body: dict[str, Any]) -> dict[str, Any]:
     kept = _kept(token)
     k = _quarter_turns(body)
     if k is not None:
-        kept.quarter_turns, kept.turned = (k or None), (k == 2 if k else False)
+        kept.quarter_turns = k
         return {**reading_to_dict(read_kept(kept), str(token)), "turned": bool(k), "quarter_turns": k}
     turn = body.get("turn", True)
     if not isinstance(turn, bool):
         raise UserError(400, "bad_turn", _("Say whether this is the top of your sheet."))
-    kept.turned, kept.quarter_turns = turn, None
+    kept.quarter_turns = 2 if turn else 0
     return {**reading_to_dict(read_kept(kept), str(token)), "turned": turn}
