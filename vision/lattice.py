@@ -630,6 +630,13 @@ def checkerboard(dark: np.ndarray) -> float:
     return float(abs((d * sign).mean()) / (np.sqrt((d ** 2).mean()) + 1e-6))
 
 
+def checkerboard_many(dark: np.ndarray) -> np.ndarray:
+    """`checkerboard` of each window of a stack (windows × rows × cols), all in one array step."""
+    d = dark - dark.mean(axis=(1, 2), keepdims=True)
+    sign = np.where(np.indices(dark.shape[1:]).sum(axis=0) % 2 == 0, 1.0, -1.0)
+    return np.abs((d * sign).mean(axis=(1, 2))) / (np.sqrt((d ** 2).mean(axis=(1, 2))) + 1e-6)
+
+
 def segment_evidence(segs: tuple[np.ndarray, np.ndarray, np.ndarray], dx: int = 0, dy: int = 0) -> float:
     """How well the segments say "an 11×11 grid starts and stops here" for the lattice shifted (dx, dy) cells.
 
@@ -664,18 +671,17 @@ def segment_evidence_shifts(segs: tuple[np.ndarray, np.ndarray, np.ndarray], shi
              np.stack([v[y0 + G, x0: x0 + N_LINES] for x0, y0 in pos]),
              np.stack([h[x0 - 1, y0: y0 + N_LINES] for x0, y0 in pos]),
              np.stack([h[x0 + G, y0: y0 + N_LINES] for x0, y0 in pos])]
-    conts = [np.median(np.clip(a / safe, 0, 1), axis=1) for a in outer]
-    out = []
-    for k, (x0, y0) in enumerate(pos):
-        if checkerboard(dark[y0: y0 + G, x0: x0 + G]) > CHECKER_MAX or float(m[k]) <= 1e-4:
-            out.append(-1.0)
-            continue
-        unseen = [1 - seen[y0 - 1, x0: x0 + G].mean(), 1 - seen[y0 + G, x0: x0 + G].mean(),
-                  1 - seen[y0: y0 + G, x0 - 1].mean(), 1 - seen[y0: y0 + G, x0 + G].mean()]
-        cov = min(float(cov_v[k]), float(cov_h[k]))
-        c = [max(float(cc[k]), UNSEEN_CONTINUES * float(u)) for cc, u in zip(conts, unseen, strict=True)]
-        out.append(cov - max(c))
-    return out
+    conts = np.stack([np.median(np.clip(a / safe, 0, 1), axis=1) for a in outer])  # (4 edges, shifts)
+    # The checkerboard test and the unseen strips of every shift at once (the same sums, one array step each).
+    checker = checkerboard_many(np.stack([dark[y0: y0 + G, x0: x0 + G] for x0, y0 in pos]))
+    unseen = 1 - np.stack([np.stack([seen[y0 - 1, x0: x0 + G] for x0, y0 in pos]).mean(axis=1),
+                           np.stack([seen[y0 + G, x0: x0 + G] for x0, y0 in pos]).mean(axis=1),
+                           np.stack([seen[y0: y0 + G, x0 - 1] for x0, y0 in pos]).mean(axis=1),
+                           np.stack([seen[y0: y0 + G, x0 + G] for x0, y0 in pos]).mean(axis=1)])
+    cont = np.maximum(conts, UNSEEN_CONTINUES * unseen).max(axis=0)
+    ev = np.minimum(cov_v, cov_h).astype(np.float64) - cont.astype(np.float64)  # in double, as one at a time
+    bad = (checker > CHECKER_MAX) | (m.astype(np.float64) <= 1e-4)
+    return [-1.0 if b else float(e) for b, e in zip(bad.tolist(), ev.tolist(), strict=True)]
 
 
 def best_shift(ink: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, float]:
