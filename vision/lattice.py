@@ -394,6 +394,23 @@ def intersect(col: LineFit, row: LineFit, x0: float, y0: float, iters: int = 4) 
     return x, y
 
 
+def band_means(r: np.ndarray, starts: list[int], ends: list[int]) -> np.ndarray:
+    """`np.stack([r[a:b].mean(axis=0) for a, b in zip(starts, ends)])`: the mean row of each band of rows.
+
+    Bands evenly spaced and of one length (a lattice's cells in its own square) are read from one reshaped view
+    of `r`, in one call: each band's rows are added in turn as before, so the means are the same to the bit.
+    """
+    n = len(starts)
+    lengths = {b - a for a, b in zip(starts, ends, strict=True)}
+    if n >= 2 and len(lengths) == 1:
+        step, length = starts[1] - starts[0], lengths.pop()
+        even = all(b - a == step for a, b in zip(starts[:-1], starts[1:], strict=True))
+        if even and 0 < length <= step and starts[0] >= 0 and starts[0] + step * n <= r.shape[0]:
+            view = r[starts[0]: starts[0] + step * n].reshape(n, step, *r.shape[1:])
+            return view[:, :length].mean(axis=1)
+    return np.stack([r[a:b].mean(axis=0) for a, b in zip(starts, ends, strict=True)])
+
+
 def _crossings(lines: list[list[LineFit | None]], prior: np.ndarray, cell: float, bend: bool
                ) -> tuple[np.ndarray, np.ndarray]:
     """12×12 crossings of the measured column and row lines (square px) and which were measured; the others
@@ -453,8 +470,8 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
         strengths = []
         for axis in (0, 1):  # 0: column lines (x as a function of y); 1: row lines (y as a function of x)
             r = resp[0] if axis == 0 else resp[1].T
-            segs = np.stack([r[int((k + pad + 0.15) * cell) : int((k + pad + 0.85) * cell)].mean(axis=0)
-                             for k in range(GRID_SIZE)])
+            segs = band_means(r, [int((k + pad + 0.15) * cell) for k in range(GRID_SIZE)],
+                          [int((k + pad + 0.85) * cell) for k in range(GRID_SIZE)])
             t = (np.arange(GRID_SIZE) + pad + 0.5) * cell
             for j in range(N_LINES):
                 along = prior[:, j, 0] if axis == 0 else prior[j, :, 1]
@@ -642,8 +659,8 @@ def segment_strengths(ink: np.ndarray, H: np.ndarray, cell: int = EV_CELL, pad: 
     for axis in (1, 0):
         r = line_response(sq, axis)[0]
         r = r if axis == 1 else r.T  # lines vary along the second index
-        bands = np.stack([r[int((k + pad + 0.15) * cell): int((k + pad + 0.85) * cell)].mean(axis=0)
-                          for k in cells]).astype(np.float32)
+        bands = band_means(r, [int((k + pad + 0.15) * cell) for k in cells],
+                           [int((k + pad + 0.85) * cell) for k in cells]).astype(np.float32)
         peak = cv2.dilate(bands, np.ones((1, 5), np.uint8))
         mean = cv2.blur(bands, (5, 1))
         x = np.round((lines + pad) * cell).astype(int)
