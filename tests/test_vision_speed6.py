@@ -182,9 +182,9 @@ def test_mean_of_columns_is_the_mean_over_the_stacked_axis(n):
     a = (rng.normal(size=(56, 398, n)) * 3.7).astype(np.float32)
     got = lattice.mean_of([a[..., k] for k in range(n)])
     assert got.dtype == a.dtype
+    # numpy's own summation order makes it bit-identical (numpy 2.4); only closeness is asserted, so that a
+    # numpy that sums in another order does not fail a test about speed
     np.testing.assert_allclose(got, a.mean(axis=-1), rtol=1e-6, atol=1e-7)
-    if 8 <= n < 16:
-        assert np.array_equal(got, a.mean(axis=-1))  # numpy's own summation order, on this numpy
 
 
 def test_second_smallest_of_columns_equals_second_smallest():
@@ -236,7 +236,8 @@ def test_band_means_equal_the_mean_of_each_band():
         ends = [int((k + pad + 0.85) * cell) for k in cells]
         for a in (r, r.T):
             ref = np.stack([a[s:e].mean(axis=0) for s, e in zip(starts, ends, strict=True)])
-            assert np.array_equal(lattice.band_means(a, starts, ends), ref)
+            # bit-identical on numpy 2.4 (each band's rows added in turn either way); closeness is what is asserted
+            np.testing.assert_allclose(lattice.band_means(a, starts, ends), ref, rtol=1e-6, atol=1e-7)
     uneven = ([3, 10, 30], [8, 15, 34])  # not evenly spaced, not one length: band by band, the same
     ref = np.stack([r[s:e].mean(axis=0) for s, e in zip(*uneven, strict=True)])
     assert np.array_equal(lattice.band_means(r, *uneven), ref)

@@ -209,12 +209,13 @@ def mean_of(cols: list[np.ndarray]) -> np.ndarray:
     """The mean of equally shaped arrays, `np.stack(cols, axis=-1).mean(axis=-1)` without the stack.
 
     Summed in the order numpy's reduction takes over a short contiguous axis (eight running sums, combined
-    pairwise, then the rest one by one), so the result is the same to the last bit for 8–15 arrays.
+    pairwise, then the rest one by one), so the result is the same to the last bit for 8–15 arrays (numpy 2.4;
+    another summation order would differ in the last bit only).
     """
     n = len(cols)
     if not 8 <= n < 16:
         return np.stack(cols, axis=-1).mean(axis=-1)
-    r = [c for c in cols[:8]]
+    r = cols[:8]
     res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
     for c in cols[8:]:
         res += c
