@@ -192,6 +192,47 @@ def comb_positions(L: int, pitch_lo: float, pitch_hi: float, n_pitch: int
     return out
 
 
+@lru_cache(maxsize=8)
+def comb_columns(L: int, pitch_lo: float, pitch_hi: float, n_pitch: int
+                 ) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    """`comb_positions`' teeth and midpoints one tooth at a time: contiguous (pitches × starts) index arrays, so
+    that `comb_fit` reads each tooth's samples without building the pitches × starts × teeth arrays."""
+    _, _, teeth, mids, *_ = comb_positions(L, pitch_lo, pitch_hi, n_pitch)
+    out = (tuple(np.ascontiguousarray(teeth[..., t]) for t in range(teeth.shape[-1])),
+           tuple(np.ascontiguousarray(mids[..., t]) for t in range(mids.shape[-1])))
+    for a in (*out[0], *out[1]):
+        a.setflags(write=False)
+    return out
+
+
+def mean_of(cols: list[np.ndarray]) -> np.ndarray:
+    """The mean of equally shaped arrays, `np.stack(cols, axis=-1).mean(axis=-1)` without the stack.
+
+    Summed in the order numpy's reduction takes over a short contiguous axis (eight running sums, combined
+    pairwise, then the rest one by one), so the result is the same to the last bit for 8–15 arrays (numpy 2.4;
+    another summation order would differ in the last bit only).
+    """
+    n = len(cols)
+    if not 8 <= n < 16:
+        return np.stack(cols, axis=-1).mean(axis=-1)
+    r = cols[:8]
+    res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    for c in cols[8:]:
+        res += c
+    res /= n
+    return res
+
+
+def second_smallest_of(cols: list[np.ndarray]) -> np.ndarray:
+    """`second_smallest` of `np.stack(cols, axis=-1)`, from the columns themselves."""
+    lo = np.minimum(cols[0], cols[1])
+    hi = np.maximum(cols[0], cols[1])
+    for col in cols[2:]:
+        np.minimum(hi, np.maximum(lo, col), out=hi)
+        np.minimum(lo, col, out=lo)
+    return hi
+
+
 def second_smallest(a: np.ndarray) -> np.ndarray:
     """`np.partition(a, 1, axis=-1)[..., 1]` (the second smallest along the last axis, a tie counting twice),
     by running the two smallest along the axis: several times faster on many short rows."""
@@ -214,20 +255,21 @@ def comb_fit(f: np.ndarray, cont: np.ndarray, pitch_lo: float, pitch_hi: float,
     L = len(f)
     fmax = _dilate1(f)
     cmax = _dilate1(cont)
-    s, d, i_teeth, i_mids, i_before, i_after, span_ok = comb_positions(L, float(pitch_lo), float(pitch_hi),
-                                                                        n_pitch)
+    s, d, _, _, i_before, i_after, span_ok = comb_positions(L, float(pitch_lo), float(pitch_hi), n_pitch)
     if not span_ok.any():
         return (0.0, 0.0, -np.inf)
-    teeth = fmax[i_teeth]
-    mids = f[i_mids].mean(axis=2)
+    # each tooth's samples on their own (the same sums as over a pitches × starts × teeth gather, see `mean_of`)
+    tooth_ix, mid_ix = comb_columns(L, float(pitch_lo), float(pitch_hi), n_pitch)
+    teeth = [fmax[ix] for ix in tooth_ix]
+    mids = mean_of([f[ix] for ix in mid_ix])
     out_b = np.where(i_before >= 0, cmax[i_before], 0.0)
     out_a = np.where(i_after >= 0, cmax[i_after], 0.0)
-    second = second_smallest(teeth)
+    second = second_smallest_of(teeth)
     # An outer line costs only when it is about as continuous as the lattice's own lines: faint notebook
     # or squared-paper lines beside a drawn grid are not a thirteenth grid line.
-    floor = np.maximum(mids, 0.5 * cmax[i_teeth].mean(axis=2))
+    floor = np.maximum(mids, 0.5 * mean_of([cmax[ix] for ix in tooth_ix]))
     hi_o, lo_o = np.maximum(out_b, out_a), np.minimum(out_b, out_a)
-    score = (0.5 * teeth.mean(axis=2) + 0.5 * second - mids - 0.5 * np.maximum(0, hi_o - floor)
+    score = (0.5 * mean_of(teeth) + 0.5 * second - mids - 0.5 * np.maximum(0, hi_o - floor)
              - 0.3 * np.maximum(0, lo_o - floor))
     score = np.where(span_ok, score, -np.inf)
     kd, ks = np.unravel_index(int(np.argmax(score)), score.shape)
@@ -353,6 +395,23 @@ def intersect(col: LineFit, row: LineFit, x0: float, y0: float, iters: int = 4) 
     return x, y
 
 
+def band_means(r: np.ndarray, starts: list[int], ends: list[int]) -> np.ndarray:
+    """`np.stack([r[a:b].mean(axis=0) for a, b in zip(starts, ends)])`: the mean row of each band of rows.
+
+    Bands evenly spaced and of one length (a lattice's cells in its own square) are read from one reshaped view
+    of `r`, in one call: each band's rows are added in turn as before, so the means are the same to the bit.
+    """
+    n = len(starts)
+    lengths = {b - a for a, b in zip(starts, ends, strict=True)}
+    if n >= 2 and len(lengths) == 1:
+        step, length = starts[1] - starts[0], lengths.pop()
+        even = all(b - a == step for a, b in zip(starts[:-1], starts[1:], strict=True))
+        if even and 0 < length <= step and starts[0] >= 0 and starts[0] + step * n <= r.shape[0]:
+            view = r[starts[0]: starts[0] + step * n].reshape(n, step, *r.shape[1:])
+            return view[:, :length].mean(axis=1)
+    return np.stack([r[a:b].mean(axis=0) for a, b in zip(starts, ends, strict=True)])
+
+
 def _crossings(lines: list[list[LineFit | None]], prior: np.ndarray, cell: float, bend: bool
                ) -> tuple[np.ndarray, np.ndarray]:
     """12×12 crossings of the measured column and row lines (square px) and which were measured; the others
@@ -412,8 +471,8 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
         strengths = []
         for axis in (0, 1):  # 0: column lines (x as a function of y); 1: row lines (y as a function of x)
             r = resp[0] if axis == 0 else resp[1].T
-            segs = np.stack([r[int((k + pad + 0.15) * cell) : int((k + pad + 0.85) * cell)].mean(axis=0)
-                             for k in range(GRID_SIZE)])
+            segs = band_means(r, [int((k + pad + 0.15) * cell) for k in range(GRID_SIZE)],
+                          [int((k + pad + 0.85) * cell) for k in range(GRID_SIZE)])
             t = (np.arange(GRID_SIZE) + pad + 0.5) * cell
             for j in range(N_LINES):
                 along = prior[:, j, 0] if axis == 0 else prior[j, :, 1]
@@ -601,8 +660,8 @@ def segment_strengths(ink: np.ndarray, H: np.ndarray, cell: int = EV_CELL, pad: 
     for axis in (1, 0):
         r = line_response(sq, axis)[0]
         r = r if axis == 1 else r.T  # lines vary along the second index
-        bands = np.stack([r[int((k + pad + 0.15) * cell): int((k + pad + 0.85) * cell)].mean(axis=0)
-                          for k in cells]).astype(np.float32)
+        bands = band_means(r, [int((k + pad + 0.15) * cell) for k in cells],
+                           [int((k + pad + 0.85) * cell) for k in cells]).astype(np.float32)
         peak = cv2.dilate(bands, np.ones((1, 5), np.uint8))
         mean = cv2.blur(bands, (5, 1))
         x = np.round((lines + pad) * cell).astype(int)
@@ -628,6 +687,13 @@ def checkerboard(dark: np.ndarray) -> float:
     d = dark - dark.mean()
     sign = np.where(np.indices(dark.shape).sum(axis=0) % 2 == 0, 1.0, -1.0)
     return float(abs((d * sign).mean()) / (np.sqrt((d ** 2).mean()) + 1e-6))
+
+
+def checkerboard_many(dark: np.ndarray) -> np.ndarray:
+    """`checkerboard` of each window of a stack (windows × rows × cols), all in one array step."""
+    d = dark - dark.mean(axis=(1, 2), keepdims=True)
+    sign = np.where(np.indices(dark.shape[1:]).sum(axis=0) % 2 == 0, 1.0, -1.0)
+    return np.abs((d * sign).mean(axis=(1, 2))) / (np.sqrt((d ** 2).mean(axis=(1, 2))) + 1e-6)
 
 
 def segment_evidence(segs: tuple[np.ndarray, np.ndarray, np.ndarray], dx: int = 0, dy: int = 0) -> float:
@@ -664,18 +730,17 @@ def segment_evidence_shifts(segs: tuple[np.ndarray, np.ndarray, np.ndarray], shi
              np.stack([v[y0 + G, x0: x0 + N_LINES] for x0, y0 in pos]),
              np.stack([h[x0 - 1, y0: y0 + N_LINES] for x0, y0 in pos]),
              np.stack([h[x0 + G, y0: y0 + N_LINES] for x0, y0 in pos])]
-    conts = [np.median(np.clip(a / safe, 0, 1), axis=1) for a in outer]
-    out = []
-    for k, (x0, y0) in enumerate(pos):
-        if checkerboard(dark[y0: y0 + G, x0: x0 + G]) > CHECKER_MAX or float(m[k]) <= 1e-4:
-            out.append(-1.0)
-            continue
-        unseen = [1 - seen[y0 - 1, x0: x0 + G].mean(), 1 - seen[y0 + G, x0: x0 + G].mean(),
-                  1 - seen[y0: y0 + G, x0 - 1].mean(), 1 - seen[y0: y0 + G, x0 + G].mean()]
-        cov = min(float(cov_v[k]), float(cov_h[k]))
-        c = [max(float(cc[k]), UNSEEN_CONTINUES * float(u)) for cc, u in zip(conts, unseen, strict=True)]
-        out.append(cov - max(c))
-    return out
+    conts = np.stack([np.median(np.clip(a / safe, 0, 1), axis=1) for a in outer])  # (4 edges, shifts)
+    # The checkerboard test and the unseen strips of every shift at once (the same sums, one array step each).
+    checker = checkerboard_many(np.stack([dark[y0: y0 + G, x0: x0 + G] for x0, y0 in pos]))
+    unseen = 1 - np.stack([np.stack([seen[y0 - 1, x0: x0 + G] for x0, y0 in pos]).mean(axis=1),
+                           np.stack([seen[y0 + G, x0: x0 + G] for x0, y0 in pos]).mean(axis=1),
+                           np.stack([seen[y0: y0 + G, x0 - 1] for x0, y0 in pos]).mean(axis=1),
+                           np.stack([seen[y0: y0 + G, x0 + G] for x0, y0 in pos]).mean(axis=1)])
+    cont = np.maximum(conts, UNSEEN_CONTINUES * unseen).max(axis=0)
+    ev = np.minimum(cov_v, cov_h).astype(np.float64) - cont.astype(np.float64)  # in double, as one at a time
+    bad = (checker > CHECKER_MAX) | (m.astype(np.float64) <= 1e-4)
+    return [-1.0 if b else float(e) for b, e in zip(bad.tolist(), ev.tolist(), strict=True)]
 
 
 def best_shift(ink: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, float]:

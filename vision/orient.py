@@ -23,7 +23,7 @@ from companion.cartographers.data import GRID_SIZE, MAPS
 from printables.layout import sheet_layout
 from vision.lattice import Lattice
 from vision.pagecues import PaperCues, page_frame, turn_scores
-from vision.upright import TEXT_CELL, TEXT_PAD, TextVotes, darkness, paper_mask, peak_cue, text_frame, text_votes
+from vision.upright import TEXT_CELL, TEXT_PAD, TextVotes, darkness, frame_paper, peak_cue, text_frame, text_votes
 from vision.wayup import UNSCORED
 
 FRAME_CELL = 24  # pixels per cell in the grid frame
@@ -246,9 +246,11 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
             score += 0.2 * _set_similarity(sim, ruins)
             hyps.append((score, side, k, (printed_like(mnt) - mu) / sd))
     tframe = text_frame(image, lattice.homography) if text else None
-    votes = text_votes(tframe) if tframe is not None else TextVotes(np.zeros(4), 0)
+    # the text votes and the paper cues read the same darkness and paper of the text frame: worked out once
+    tdark, tpaper = (darkness(tframe), frame_paper(tframe)) if tframe is not None else (None, None)
+    votes = text_votes(tframe, dark=tdark, paper=tpaper) if tframe is not None else TextVotes(np.zeros(4), 0)
     # The margins weigh only the way up: the candidate ranking (`text=False`) uses the confirmation alone.
-    paper = paper_cues(image, lattice, tframe)
+    paper = paper_cues(image, lattice, tframe, tdark, tpaper)
     # On squared paper every margin is a periodic row: the coin track's cue would only weigh where the page ends.
     margins = [margin_cue(margin_darkness(frame), k) for k in range(4)] if text and not paper.squared else [0.0] * 4
     paper_total = paper.total(RULINGS_WEIGHT, MARGIN_LINE_WEIGHT, PAGE_WEIGHT)
@@ -280,13 +282,16 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
                        tuple(float(v) for v in votes.log_odds), votes.glyphs, tuple(float(v) for v in per_turn))
 
 
-def paper_cues(image: np.ndarray, lattice: Lattice, tframe: np.ndarray | None) -> PaperCues:
-    """The home-made sheet's paper (rulings, margin line, page outline) on the four turns; zeros without text."""
+def paper_cues(image: np.ndarray, lattice: Lattice, tframe: np.ndarray | None, dark: np.ndarray | None = None,
+               keep: np.ndarray | None = None) -> PaperCues:
+    """The home-made sheet's paper (rulings, margin line, page outline) on the four turns; zeros without text.
+
+    `dark` / `keep`: the text frame's `darkness` and `frame_paper` when the caller has them (else worked out)."""
     if tframe is None:
         return PaperCues(np.zeros(4), np.zeros(4), np.zeros(4))
-    g0, g1 = TEXT_PAD * TEXT_CELL, (TEXT_PAD + GRID_SIZE) * TEXT_CELL
-    keep = paper_mask(tframe, (g0, g1), TEXT_CELL)
-    return turn_scores(darkness(tframe), keep, TEXT_CELL, TEXT_PAD, page_frame(image, lattice.homography))
+    keep = frame_paper(tframe) if keep is None else keep
+    dark = darkness(tframe) if dark is None else dark
+    return turn_scores(dark, keep, TEXT_CELL, TEXT_PAD, page_frame(image, lattice.homography))
 
 
 def page_homography(lattice: Lattice, side: str, k: int, paper: str = "a4") -> np.ndarray:

@@ -105,13 +105,11 @@ def peaks(profile: np.ndarray, floor: float = PEAK_FLOOR, over: float = PEAK_OVE
     p = cv2.GaussianBlur(profile.astype(np.float32).reshape(-1, 1), (1, 0), 0.7).ravel()
     thr = max(floor, over * float(np.median(p)))
     i = np.nonzero((p[1:-1] > thr) & (p[1:-1] >= p[:-2]) & (p[1:-1] > p[2:]))[0] + 1
-    out = []
-    for k in i:
-        a, b, c = float(p[k - 1]), float(p[k]), float(p[k + 1])
-        den = a - 2 * b + c
-        off = 0.5 * (a - c) / den if den < 0 else 0.0
-        out.append((k + float(np.clip(off, -0.5, 0.5)), b))
-    return out
+    # the parabola's vertex through each maximum and its neighbours, in double precision (all maxima at once)
+    a, b, c = p[i - 1].astype(np.float64), p[i].astype(np.float64), p[i + 1].astype(np.float64)
+    den = a - 2 * b + c
+    off = np.where(den < 0, 0.5 * (a - c) / np.where(den < 0, den, -1.0), 0.0)
+    return list(zip((i + np.clip(off, -0.5, 0.5)).tolist(), b.tolist(), strict=True))
 
 
 def chains(found: list[list[tuple[float, float]]], centres: np.ndarray, tol: float = LINK_TOL,
@@ -120,7 +118,9 @@ def chains(found: list[list[tuple[float, float]]], centres: np.ndarray, tol: flo
 
     A peak continues the chain whose predicted position (its last point plus its slope over its last few points)
     is nearest, within `tol` px (more across a gap of hidden strips); each chain takes one peak per strip, the
-    strongest peaks choosing first; a peak no chain wants starts its own.
+    strongest peaks choosing first; a peak no chain wants starts its own. The chains' predictions are worked out
+    once per strip (`_predictions`) and each peak's nearest free chain found among them in one array step: the
+    same links as comparing a peak with one chain at a time (squared paper has ~40 chains and peaks a strip).
     """
     active: list[list[tuple[int, float, float]]] = []
     done: list[list[tuple[int, float, float]]] = []
@@ -129,29 +129,36 @@ def chains(found: list[list[tuple[float, float]]], centres: np.ndarray, tol: flo
         for ch in active:
             (still if j - ch[-1][0] <= max_gap + 1 else done).append(ch)
         active = still
-        taken: set[int] = set()
+        pred, reach = _predictions(active, centres, j, tol)
+        free = np.ones(len(active), bool)
         for pos, h in sorted(pk, key=lambda v: -v[1]):
-            best, best_d = None, None
-            for n, ch in enumerate(active):
-                if n in taken:
-                    continue
-                jl, yl, _ = ch[-1]
-                slope = 0.0
-                if len(ch) >= 2:
-                    j0, y0, _ = ch[max(0, len(ch) - 4)]
-                    if jl != j0:
-                        slope = (yl - y0) / (centres[jl] - centres[j0])
-                pred = yl + slope * (centres[j] - centres[jl])
-                d = abs(pos - pred)
-                if d <= tol * (1 + 0.5 * (j - jl - 1)) and (best_d is None or d < best_d):
-                    best, best_d = n, d
-            if best is None:
-                active.append([(j, pos, h)])
-                taken.add(len(active) - 1)
-            else:
+            d = np.abs(pos - pred)
+            ok = free & (d <= reach)
+            if ok.any():
+                best = int(np.argmin(np.where(ok, d, np.inf)))  # the first of equally near ones, as before
                 active[best].append((j, pos, h))
-                taken.add(best)
+                free[best] = False
+            else:
+                active.append([(j, pos, h)])  # a new chain: taken for this strip, so never a candidate here
     return done + active
+
+
+def _predictions(active: list[list[tuple[int, float, float]]], centres: np.ndarray, j: int, tol: float
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Where each chain of `active` predicts its line in strip `j` (its last point plus its slope over its last
+    four points), and how far from there a peak may lie to continue it (`tol`, more across hidden strips)."""
+    pred = np.empty(len(active))
+    reach = np.empty(len(active))
+    for n, ch in enumerate(active):
+        jl, yl, _ = ch[-1]
+        slope = 0.0
+        if len(ch) >= 2:
+            j0, y0, _ = ch[max(0, len(ch) - 4)]
+            if jl != j0:
+                slope = (yl - y0) / (centres[jl] - centres[j0])
+        pred[n] = yl + slope * (centres[j] - centres[jl])
+        reach[n] = tol * (1 + 0.5 * (j - jl - 1))
+    return pred, reach
 
 
 def support(on: np.ndarray, centres: np.ndarray, slope: float) -> np.ndarray:
@@ -162,6 +169,22 @@ def support(on: np.ndarray, centres: np.ndarray, slope: float) -> np.ndarray:
     idx = np.clip(b[None, :] + shift[:, None], 0, m - 1)
     inside = (b[None, :] + shift[:, None] >= 0) & (b[None, :] + shift[:, None] < m)
     return (np.take_along_axis(on, idx, axis=1) & inside).sum(axis=0)
+
+
+def support_all(on: np.ndarray, centres: np.ndarray, slopes: np.ndarray) -> np.ndarray:
+    """`support(on, centres, slope)` for every slope of `slopes`, stacked (slopes × positions): one strip at a
+    time, all slopes at once, from a copy of the strip padded with empty positions (a shifted position outside
+    the strip counts nothing, as `support`'s `inside` says). Same counts, without 81 passes over the strips."""
+    n, m = on.shape
+    shift = np.round(slopes[:, None] * (centres - centres.mean())[None, :]).astype(int)  # (slopes, strips)
+    pad = int(np.abs(shift).max(initial=0))
+    padded = np.zeros((n, m + 2 * pad), bool)
+    padded[:, pad: pad + m] = on
+    b = np.arange(m)[None, :] + pad
+    out = np.zeros((len(slopes), m), np.int64)
+    for j in range(n):
+        out += padded[j][b + shift[:, j: j + 1]]
+    return out
 
 
 def local_maxima(s: np.ndarray, least: float, spread: int = 3) -> np.ndarray:
@@ -183,7 +206,7 @@ def ruling_positions(on: np.ndarray, centres: np.ndarray, cell: float) -> list[t
     that grid fans the page's rulings out a little.
     """
     n = on.shape[0]
-    sup = np.stack([support(on, centres, sl) for sl in SLOPES])  # (slopes, positions)
+    sup = support_all(on, centres, SLOPES)  # (slopes, positions)
     best = sup.max(axis=0)
     arg = sup.argmax(axis=0)
     spread = max(3, int(PITCH_MIN * cell * 0.6))
@@ -310,6 +333,18 @@ def centreline(line: PaperLine, sm: np.ndarray, x: np.ndarray, reach: int = 2) -
     return out
 
 
+def median_last(a: np.ndarray) -> np.ndarray:
+    """`np.median(a, axis=-1)` of a float array without NaNs, by one partition of a contiguous copy (numpy's
+    median moves and checks the axis on every call; this is the same middle value, or the same mean of the two
+    middle values in the array's own precision)."""
+    n = a.shape[-1]
+    c = np.ascontiguousarray(a)
+    if n % 2:
+        return np.partition(c, n // 2, axis=-1)[..., n // 2]
+    p = np.partition(c, (n // 2 - 1, n // 2), axis=-1)
+    return (p[..., n // 2 - 1] + p[..., n // 2]) / np.asarray(2, p.dtype)
+
+
 def block_median(q: np.ndarray, block: int) -> np.ndarray:
     """A running median along axis 1 of (offsets, n, channels), cheaply: the median of each block of `block`
     columns, interpolated linearly between the blocks' middles (held beyond the first and last)."""
@@ -319,10 +354,11 @@ def block_median(q: np.ndarray, block: int) -> np.ndarray:
     q = np.asarray(q, np.result_type(q.dtype, np.float32))
     meds = np.empty((q.shape[0], nb, *q.shape[2:]), q.dtype)
     lengths = np.diff(edges)
+    qt = np.moveaxis(q, 1, -1)  # (offsets, …, n): the blocks' columns last
     for length in np.unique(lengths):  # blocks of one length at once (the same medians as block by block)
         ks = np.nonzero(lengths == length)[0]
-        stack = np.stack([q[:, edges[k] : edges[k] + length] for k in ks])  # (blocks, offsets, length, …)
-        meds[:, ks] = np.moveaxis(np.median(stack, axis=2), 0, 1)
+        cols = edges[ks][:, None] + np.arange(length)[None, :]  # (blocks, length)
+        meds[:, ks] = np.moveaxis(median_last(qt[..., cols]), -1, 1)  # (offsets, …, blocks) → (offsets, blocks, …)
     if nb == 1:
         return np.repeat(meds, n, axis=1)
     mids = (edges[:-1] + edges[1:] - 1) / 2
@@ -355,7 +391,7 @@ def divide_out(img: np.ndarray, lines: list[PaperLine], resp: np.ndarray, reach:
         if len(x) < 3:
             continue
         v = out[yc[None, :] + offs[:, None], x[None, :]]  # (offsets, columns, channels)
-        flank = np.maximum(np.median(v[:2], axis=0), np.median(v[-2:], axis=0))
+        flank = np.maximum((v[0] + v[1]) / 2, (v[-2] + v[-1]) / 2)  # = the medians of two (exactly)
         q = v / np.maximum(flank[None], 1e-3)
         trans = np.clip(block_median(q, window), MIN_TRANSMISSION, 1.0)
         fixed = np.minimum(v / trans, np.maximum(v, flank[None]))

@@ -109,6 +109,11 @@ def paper_mask(gray: np.ndarray, inside: tuple[int, int], cell: int) -> np.ndarr
     return cv2.erode(mask.astype(np.uint8), np.ones((cell // 3, cell // 3), np.uint8)) > 0
 
 
+def frame_paper(frame: np.ndarray, cell: int = TEXT_CELL, pad: int = TEXT_PAD) -> np.ndarray:
+    """`paper_mask` of a `text_frame` (grid of `cell` px with `pad` cells round it): the paper round its grid."""
+    return paper_mask(frame, (pad * cell, (pad + GRID_SIZE) * cell), cell)
+
+
 def glyph_crops(dark: np.ndarray, min_h: float, max_h: float, keep: np.ndarray | None = None,
                 limit: int = MAX_GLYPHS, t: float | None = None) -> list[np.ndarray]:
     """The dark blobs of a darkness map whose larger side is `min_h`..`max_h` px, each masked to itself.
@@ -187,11 +192,16 @@ def votes_from_crops(crops: list[np.ndarray]) -> TextVotes:
     return TextVotes(by_k - by_k.max(), int((glyphness > 0.5).sum()))
 
 
-def text_votes(frame: np.ndarray, cell: int = TEXT_CELL, pad: int = TEXT_PAD) -> TextVotes:
-    """The text around a lattice, in its `text_frame`, voting on the lattice's four turns."""
-    dark = darkness(frame)
+def text_votes(frame: np.ndarray, cell: int = TEXT_CELL, pad: int = TEXT_PAD, dark: np.ndarray | None = None,
+               paper: np.ndarray | None = None) -> TextVotes:
+    """The text around a lattice, in its `text_frame`, voting on the lattice's four turns.
+
+    `dark` / `paper`: the frame's `darkness` and `frame_paper` when the caller has them already (the paper cues
+    of `vision.orient` read the same two maps of the same frame); left out, they are worked out here.
+    """
+    dark = darkness(frame) if dark is None else dark
     g0, g1 = int((pad - 0.12) * cell), int((pad + GRID_SIZE + 0.12) * cell)
-    keep = paper_mask(frame, (pad * cell, (pad + GRID_SIZE) * cell), cell)
+    keep = frame_paper(frame, cell, pad) if paper is None else paper.copy()
     keep[g0:g1, g0:g1] = False  # the cells and the grid lines: the player's drawing, not text
     edge = max(2, cell // 8)
     keep[:edge], keep[-edge:], keep[:, :edge], keep[:, -edge:] = False, False, False, False
