@@ -20,7 +20,7 @@ import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
 from vision import symbols
-from vision.features import planes, stroke_shape
+from vision.features import describe_maps, planes, shape_map, stretch
 from vision.upright import TextVotes
 
 CELL_PX = 32  # pixels per cell of the straightened cells
@@ -30,6 +30,7 @@ MIN_COVER, MAX_COVER = 0.03, 0.45  # share of the crop a symbol covers (less: a 
 CELL_FLOOR = 2.5  # one cell's vote against a turn is never below this many log units
 EDGE_LINE_WIDTH, EDGE_LINE_LENGTH = 0.2, 0.5  # a stroke from the edge this thin and this long is a line
 MIN_SPAN = 0.3  # a drawing spanning less than this share of the crop both ways is a dot (no direction)
+MAX_CELLS = 48  # the cells with the most strokes vote (the sum is capped in vision.orient long before: speed)
 
 
 def cell_crops(image: np.ndarray, points: np.ndarray, cell: int = CELL_PX) -> np.ndarray:
@@ -85,12 +86,17 @@ def symbol_strokes(crop: np.ndarray) -> np.ndarray | None:
 
 
 def turn_votes_of(strokes: list[np.ndarray]) -> TextVotes:
-    """Summed, floored log-likelihood of the cells' best class under each turn k (np.rot90 of the lattice)."""
+    """Summed, floored log-likelihood of the cells' best class under each turn k (np.rot90 of the lattice).
+
+    The symbol model's input (`vision.features.stroke_shape`: the strokes stretched, cropped square around their
+    extent, resized, blurred) is made once per cell and turned: each step is the same turned or not.
+    """
     if not strokes or not symbols.available():
         return TextVotes(np.zeros(4), 0)
+    maps = [shape_map(stretch(s), 0.3) for s in strokes]
     best = []
     for k in range(4):
-        desc = np.stack([stroke_shape(np.rot90(s, k)) for s in strokes])
+        desc = describe_maps([None if m is None else np.ascontiguousarray(np.rot90(m, k)) for m in maps])
         p, classes = symbols.class_probs(desc)
         p = p.copy()
         p[:, [j for j, c in enumerate(classes) if c == symbols.OTHER]] = 0.0
@@ -107,4 +113,5 @@ def symbol_votes(image: np.ndarray, points: np.ndarray) -> TextVotes:
     norm = np.clip(crops / np.maximum(ref, 1e-3), 0.0, 1.0)
     strokes = [s for s in (symbol_strokes(norm[r, c]) for r in range(GRID_SIZE) for c in range(GRID_SIZE))
                if s is not None]
-    return turn_votes_of(strokes)
+    strokes.sort(key=lambda s: -float(s.sum()))
+    return turn_votes_of(strokes[:MAX_CELLS])
