@@ -193,3 +193,49 @@ def test_nanmedian_columns_is_numpys_nanmedian_bit_for_bit():
         got = nanmedian_columns(a)
         assert got.dtype == want.dtype
         assert np.array_equal(got, want, equal_nan=True)
+
+
+def _page_strip(d: np.ndarray, above: float, left: float) -> np.ndarray:
+    """Where the paper shows in a photo that cuts the page close around the grid: `above` cells above it,
+    `left` cells left of it, none below or right (the table, or the photo's edge)."""
+    keep = np.zeros(d.shape, bool)
+    g0, g1 = PAD * CELL, (PAD + GRID_SIZE) * CELL
+    keep[int(g0 - above * CELL) : g1, int(g0 - left * CELL) : g1] = True
+    return keep & outside_grid(d.shape, CELL, PAD)
+
+
+def squared_dark(squares: int, seed: int = 0) -> np.ndarray:
+    """Darkness of squared paper (faint lines `squares` to a cell, the grid traced over them) around the grid."""
+    lines = np.zeros((SIZE, SIZE), np.float32)
+    g0 = PAD * CELL
+    for i in range(-PAD * squares, (GRID_SIZE + PAD) * squares + 1):
+        v = int(round(g0 + i * CELL / squares))
+        cv2.line(lines, (v, 0), (v, SIZE), 0.15, 2)
+        cv2.line(lines, (0, v), (SIZE, v), 0.15, 2)
+    # as photographed: a little blurred, under the player's grid and words
+    return np.maximum(notebook_dark(rulings=False, margin=False, seed=seed), cv2.GaussianBlur(lines, (0, 0), 0.8))
+
+
+@pytest.mark.parametrize("squares", [2, 3, 4])
+def test_squared_paper_is_told_by_its_one_pitch_also_when_little_of_the_page_shows(squares):
+    """Squared paper whose page shows 3 cells above and 2.5 cells left of the grid only: the profile's gaps
+    (the grid's rows, the table) hide the lines' period from `line_shares`; `square_pitch` reads the paper's
+    own stretches and finds the same pitch both ways."""
+    d = squared_dark(squares)
+    keep = _page_strip(d, 3.0, 2.5)
+    assert min(pagecues.line_shares(d, keep, CELL)) < pagecues.SQUARED_SHARE  # the old test alone missed it
+    assert pagecues.square_pitch(d, keep, CELL)
+    assert pagecues.is_squared(d, keep, CELL)
+    cues = turn_scores(d, _page_strip(d, 3.0, 2.5) | ~outside_grid(d.shape, CELL, PAD), CELL, PAD, None)
+    assert cues.squared and np.allclose(cues.rulings, 0.0) and np.allclose(cues.margin, 0.0)
+
+
+@pytest.mark.parametrize("above, left", [(3.0, 2.5), (5.0, 5.0)])
+def test_ruled_and_blank_paper_have_no_square_pitch(above, left):
+    """A notebook page (rulings, a margin line, the grid's own lines overshooting) and blank paper are not squared."""
+    for d in (notebook_dark(margin=True), notebook_dark(rulings=False, margin=False)):
+        g0 = PAD * CELL
+        for i in range(GRID_SIZE + 1):  # a hand-drawn grid's lines run on past its outline
+            v = g0 + i * CELL
+            cv2.line(d, (v, g0 - CELL), (v, g0), 0.6, 2)
+        assert not pagecues.square_pitch(d, _page_strip(d, above, left), CELL)

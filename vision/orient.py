@@ -23,6 +23,7 @@ from companion.cartographers.data import GRID_SIZE, MAPS
 from printables.layout import sheet_layout
 from vision.lattice import Lattice
 from vision.pagecues import PaperCues, page_frame, turn_scores
+from vision.symbolup import symbol_votes
 from vision.upright import TEXT_CELL, TEXT_PAD, TextVotes, darkness, frame_paper, peak_cue, text_frame, text_votes
 from vision.wayup import UNSCORED
 
@@ -33,6 +34,8 @@ TEXT_CAP = 20.0  # the text never outweighs more than this many log units
 MARGIN_WEIGHT = 1.0  # printed-feature score per unit of the margin cue (periodic power share)
 COLOUR_WEIGHT = 0.1  # printed-feature score per unit of the mountains' likeness in colour (`colour_likeness`)
 PEAK_WEIGHT = 0.3  # printed-feature score per unit of the mountains' peak direction (vision.upright)
+SYMBOL_WEIGHT = 0.03  # score per unit of the drawn symbols' log-odds (vision.symbolup), as the text's
+SYMBOL_CAP = 20.0  # the symbols never outweigh more than this many log units
 SURE_LEAD = 0.15  # total-score lead over every other turn that settles the way up; less and the review asks
 # A quarter turn read wrong turns every cell AND puts the side's printed cells elsewhere: the lead over the two
 # quarter-turned rivals must be larger before the reader goes without asking.
@@ -249,6 +252,8 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     # the text votes and the paper cues read the same darkness and paper of the text frame: worked out once
     tdark, tpaper = (darkness(tframe), frame_paper(tframe)) if tframe is not None else (None, None)
     votes = text_votes(tframe, dark=tdark, paper=tpaper) if tframe is not None else TextVotes(np.zeros(4), 0)
+    # the player's own drawing, upright as they sat (only worth it when the way up is still to be decided)
+    drawn = symbol_votes(image, lattice.points) if text and turn is None else TextVotes(np.zeros(4), 0)
     # The margins weigh only the way up: the candidate ranking (`text=False`) uses the confirmation alone.
     paper = paper_cues(image, lattice, tframe, tdark, tpaper)
     # On squared paper every margin is a periodic row: the coin track's cue would only weigh where the page ends.
@@ -262,7 +267,8 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
         return peak_cue(tframe, [divmod(int(idx[r, c]), GRID_SIZE) for r, c in MAPS[side].mountains], k)
 
     total = [(h[0] + TEXT_WEIGHT * max(float(votes.log_odds[h[2]]), -TEXT_CAP) + MARGIN_WEIGHT * margins[h[2]]
-              + PEAK_WEIGHT * peaks(h[1], h[2]) + float(paper_total[h[2]]), h) for h in hyps]
+              + PEAK_WEIGHT * peaks(h[1], h[2]) + float(paper_total[h[2]])
+              + SYMBOL_WEIGHT * max(float(drawn.log_odds[h[2]]), -SYMBOL_CAP), h) for h in hyps]
     if turn is not None:  # the player said which edge is the top: only that turn competes (for the side)
         total = [t for t in total if t[1][2] == turn]
     total.sort(key=lambda t: -t[0])
@@ -275,6 +281,11 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     rest = [per_turn[j] - float(paper_total[j]) for j in range(4)]
     disagree = any(max(float(paper_total[j] - paper_total[k]), rest[j] - rest[k]) > DISAGREE
                    for j in ((k + 1) % 4, (k + 3) % 4) if per_turn[j] > -1e8)
+    # On squared paper nothing corroborates the page's outline (no rulings, no margin line: a loose squared sheet
+    # has no top of its own, and its grid may lie anywhere on it), so the page alone never settles a half turn.
+    half = (k + 2) % 4
+    if paper.squared and per_turn[half] > -1e8 and rest[k] - rest[half] < SURE_LEAD:
+        disagree = True
     unsure = turn is None and (lead < SURE_LEAD or quarter_lead < SURE_LEAD_QUARTER or disagree)
     others = [h[0] for h in hyps if h[1] != side]
     side_unsure = side_hint is None and bool(others) and score - max(others) < 0.05

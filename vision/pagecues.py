@@ -29,6 +29,12 @@ PAGE_CELL = 8  # pixels per cell of the wide page frame
 PAGE_PAD = 12  # cells around the grid in the page frame (an A4 page around our grid reaches 7 cells below)
 GRID_BAND = 0.45  # cells around the grid left out of the line cues (the grid's own lines and their overshoot)
 SQUARED_SHARE = 0.15  # periodic share of both line directions above which the paper is squared
+# Squared paper's own test (`square_pitch`): both directions periodic at one pitch of SQUARE_PITCH cells (a grid
+# traced over 2–4 squares a cell), each with at least this coherence (`_detail_period`), pitches within PITCH_MATCH.
+SQUARE_PITCH = (0.22, 0.6)
+SQUARE_SHARE, PITCH_MATCH = 0.2, 0.08
+SQUARE_RMS = 0.001  # ... and with some line in it at all (blank paper's profile is flat: its shares are noise)
+SQUARE_BAND = 1.0  # cells around the grid left out of that test: a hand-drawn grid's lines overshoot its outline
 OUTSIDE = -1.0  # value of page-frame pixels outside the photo
 
 
@@ -122,7 +128,77 @@ def is_squared(dark: np.ndarray, keep: np.ndarray, cell: int) -> bool:
     On such paper every margin is a periodic row, so a periodic row below or left of the grid (a coin track, row
     labels: `vision.orient.margin_cue`) says nothing about the way up there.
     """
-    return min(line_shares(dark, keep, cell)) > SQUARED_SHARE
+    return min(line_shares(dark, keep, cell)) > SQUARED_SHARE or square_pitch(dark, keep, cell)
+
+
+def _detail_period(profile: np.ndarray, valid: np.ndarray, cell: int, lo: float = SQUARE_PITCH[0],
+                   hi: float = SQUARE_PITCH[1]) -> tuple[float, float, float]:
+    """(coherence, period in cells, rms) of a line profile's strongest period of `lo`..`hi` cells, over the
+    paper only.
+
+    The profile is 0 where there is no paper (the grid's own rows, the table, the photo's edge), and the paper
+    may show for a cell or two only: an FFT of the whole profile counts the gaps' steps as detail and spreads a
+    short stretch's peak over many bins. Here each valid stretch is taken relative to its own moving mean (1.5
+    cells; a few very strong rows, the page's edge, clipped first), and its Fourier sum at each candidate
+    period is taken over the valid rows alone: coherence 2|R|² / (n Σ r²) is about 1 for a pure wave, 2/n
+    for noise, and for evenly spaced thin lines the share of their detail at their pitch. rms: of that detail,
+    in the line response's own units.
+    """
+    valid = np.asarray(valid, bool)
+    n = int(valid.sum())
+    if n < 2 * cell:
+        return 0.0, 0.0, 0.0
+    p = np.minimum(profile.astype(np.float64), 3.0 * float(np.percentile(profile[valid], 90)) + 1e-9)
+    v = valid.astype(np.float64)
+
+    def mean_over_valid(kernel: np.ndarray) -> np.ndarray:
+        return np.convolve(p * v, kernel, "same") / np.maximum(np.convolve(v, kernel, "same"), 1e-9)
+
+    width = int(1.5 * cell) | 1
+    local = mean_over_valid(np.ones(width) / width)
+    # a sharp line is a pixel wide in the profile: a little blur puts its power at its pitch, not its harmonics
+    t = np.arange(-int(0.15 * cell), int(0.15 * cell) + 1)
+    p = mean_over_valid(np.exp(-0.5 * (t / max(0.05 * cell, 0.5)) ** 2))
+    x = np.flatnonzero(valid).astype(np.float64)
+    r = (p - local)[valid]
+    power = float((r**2).sum())
+    rms = float(np.sqrt(power / n))
+    if power <= 0:
+        return 0.0, 0.0, rms
+    freqs = np.arange(1 / hi, 1 / lo + 1e-9, 0.02)  # cycles per cell
+    R = np.exp(-2j * np.pi * np.outer(freqs / cell, x)) @ r
+    coh = 2 * np.abs(R) ** 2 / (n * power)
+    i = int(np.argmax(coh))
+    if i == 0 or i == len(freqs) - 1:  # a band edge: the tail of a longer or shorter period
+        return 0.0, 0.0, rms
+    return float(coh[i]), float(1.0 / freqs[i]), rms
+
+
+def square_pitch(dark: np.ndarray, keep: np.ndarray, cell: int) -> bool:
+    """Squared paper told by its squares: lines both ways, at one and the same pitch.
+
+    Squared paper is square: its two line directions share one pitch, and the grid a player traces over it
+    spans a whole number of squares (2–5 a cell). A notebook's rulings have no lines across them at their pitch,
+    and the few vertical lines a notebook page has (its margin line, a hand-drawn grid's overshoot) are no row of
+    them. Unlike `line_shares`, only the paper's own stretches of the profile count, so a page whose paper shows
+    on one side of the grid only, or that is cut by the photo, is still recognised.
+    """
+    if not keep.any():
+        return False
+    w = max(1, cell // 16)
+    out = []
+    for along, axis in ((1, 1), (0, 0)):
+        n = keep.sum(axis=axis)
+        resp = _line_response(dark, along, w, max(3, cell))
+        valid = n >= cell  # a row (column) with a cell's length of paper or more
+        prof = np.where(valid, (resp * keep).sum(axis=axis) / np.maximum(n, 1), 0.0)
+        out.append(_detail_period(prof, valid, cell))
+    (sh, ph, rh), (sv, pv, rv) = out
+    if min(sh, sv) <= SQUARE_SHARE or min(rh, rv) <= SQUARE_RMS:
+        return False
+    # one pitch both ways; thin lines carry as much at twice their frequency, so either may show its harmonic
+    ratio = max(ph, pv) / min(ph, pv)
+    return min(abs(ratio - 1.0), abs(ratio - 2.0)) <= PITCH_MATCH * ratio
 
 
 def _single_line_strength(profile: np.ndarray, cell: int) -> float:
@@ -267,8 +343,9 @@ def turn_scores(dark_text: np.ndarray, keep_text: np.ndarray, text_cell: int, te
     """
     keep = keep_text & outside_grid(dark_text.shape, text_cell, text_pad)
     shares = line_shares(dark_text, keep, text_cell)
-    squared = min(shares) > SQUARED_SHARE  # as `is_squared` says
-    r0 = _rulings_of_shares(*shares)
+    squared = min(shares) > SQUARED_SHARE or square_pitch(
+        dark_text, keep & outside_grid(dark_text.shape, text_cell, text_pad, SQUARE_BAND), text_cell)
+    r0 = 0.0 if squared else _rulings_of_shares(*shares)
     rulings = np.array([r0, -r0, r0, -r0])
     # a margin line belongs to ruled notebook paper: it counts where the rulings say this frame is upright
     margin = np.array([margin_line_cue(np.rot90(dark_text, k), np.rot90(keep, k), text_cell, text_pad)
