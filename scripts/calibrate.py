@@ -116,10 +116,20 @@ def read_one(args: tuple) -> dict:
     rec.update(found=True, path=r.read_path, X=X, use=ev.use.ravel(), filled=ev.filled.ravel(),
                cap=(ev.cap if ev.cap is not None else np.ones((11, 11))).ravel(),
                conf=np.asarray(r.confidence, float).ravel(),
-               right=np.array([r.grid[i][j] == truth[i][j] for i in range(11) for j in range(11)]))
+               right=np.array([r.grid[i][j] == truth[i][j] for i in range(11) for j in range(11)]),
+               read=np.array([r.grid[i][j] for i in range(11) for j in range(11)]),
+               truth=np.array([truth[i][j] for i in range(11) for j in range(11)]),
+               **group_arrays(r.groups))
     if r.orientation_unsure:  # the reader folds the chance of a wrong way up in after calibration (vision.wayup)
         rec["wayup"] = {"grid": r.grid, "side": r.side, "leads": list(r.orientation_leads)}
     return rec
+
+
+def group_arrays(groups) -> dict:
+    """Each cell's group (index into the reading's groups, -1 none) and its group's name confidence as a cap
+    (`vision.cells.cap_by_group`: 1 for the player's and taught names), as the reader builds them."""
+    g = cal.group_index(groups)
+    return {"group": g.ravel(), "gcap": cal.group_caps(groups).ravel()}
 
 
 def collect(jobs: list[tuple], cache: Path | None, procs: int, label: str) -> list[dict]:
@@ -145,7 +155,30 @@ def understood(r: dict) -> bool:
     return bool(r["right"][r["drawable"]].mean() >= UNDERSTOOD)
 
 
-def fit(records: list[dict], C: float, C_sheet: float = 0.1) -> dict:
+def evidence(rec: dict) -> cal.Evidence:
+    """The calibrator's input of one record (as the reader built it)."""
+    nc = len(cal.CELL_FEATURES)
+    group = rec.get("group")
+    return cal.Evidence(rec["X"][:, :nc].reshape(11, 11, -1), rec["X"][0, nc:], rec["use"].reshape(11, 11),
+                        rec["filled"].reshape(11, 11), rec["path"],
+                        group=None if group is None else np.asarray(group).reshape(11, 11))
+
+
+def design(rec: dict) -> np.ndarray:
+    """(121, F) design rows of every cell of a record (cell, group, sheet features: `cal.feature_names()`)."""
+    ev = evidence(rec)
+    g = cal.group_features(ev.cells, ev.use, ev.filled, ev.group).reshape(121, -1)
+    nc = len(cal.CELL_FEATURES)
+    return np.concatenate([rec["X"][:, :nc], g, rec["X"][:, nc:]], axis=1).astype(np.float64)
+
+
+def held_back(rec: dict) -> bool:
+    """One photo in three of the fit range (by seed) is kept out of the logistic fit: the final monotone map and
+    the choice of C and of the wrong cells' weight are made on it (never on the check range)."""
+    return int(rec["job"][4]) % 3 == 2
+
+
+def fit_models(records: list[dict], C: float, C_sheet: float = 0.1, wrong_weight: float = 1.0) -> dict:
     """The sheet model (understood or not) on every read sheet; the cell models on the understood sheets."""
     nc = len(cal.CELL_FEATURES)
     found = [r for r in records if r["found"] and _cells(r).any()]
@@ -161,33 +194,114 @@ def fit(records: list[dict], C: float, C_sheet: float = 0.1) -> dict:
         rows = [r for r in found if r["path"] == path and understood(r)]
         if not rows:
             continue
-        X = np.concatenate([r["X"][_cells(r)] for r in rows])
+        X = np.concatenate([design(r)[_cells(r)] for r in rows])
         y = np.concatenate([r["right"][_cells(r)] for r in rows])
         f = np.concatenate([r["filled"][_cells(r)] for r in rows])
         for filled in (True, False):
             sel = f == filled
             if sel.sum() >= 20:
-                models[cal.model_key(path, filled)] = cal.fit_logistic(X[sel], y[sel], C=C)
+                models[cal.model_key(path, filled)] = cal.fit_logistic(X[sel], y[sel], C=C, wrong_weight=wrong_weight)
         raw = 1 / (1 + np.exp(-X[:, 0]))
         if len(raw) > 50:
             maps[path] = cal.fit_isotonic(raw, y)
     return {"models": models, "maps": maps}
 
 
+def fit_final(records: list[dict], models: dict) -> dict:
+    """Per path: the monotone maps (drawn / empty) of the models' P(right), on `records` (not fitted on)."""
+    out = {}
+    for path in ("legend", "learned"):
+        ps, ok, fl = [], [], []
+        for r in records:
+            if not r["found"] or r["path"] != path:
+                continue
+            q = model_scores(r, models)
+            if q is None:
+                continue
+            m = _cells(r)
+            ps.append(q[m])
+            ok.append(r["right"][m])
+            fl.append(r["filled"][m])
+        if not ps:
+            continue
+        p, y, f = np.concatenate(ps), np.concatenate(ok), np.concatenate(fl)
+        out[f"final/{path}"] = {k: cal.fit_monotone(p[sel], y[sel]) for k, sel in (("filled", f), ("empty", ~f))
+                                if sel.sum() >= 60}
+    return out
+
+
+def model_scores(rec: dict, models: dict) -> np.ndarray | None:
+    """The models' P(right) of a record's cells before the final map (121,), None when no model fits its path."""
+    bare = {k: v for k, v in models.items() if not k.startswith("final/")}
+    p = cal.probability(evidence(rec), bare)
+    return None if p is None else p.ravel()
+
+
+def silent_at_budget(records: list[dict], models: dict, budget: float) -> tuple[int, int]:
+    """(wrong cells among the surest (1 − budget) share of the cells, cells): how well the confidence RANKS the
+    cells where the player looks, independent of where 0.7 falls."""
+    conf, ok = [], []
+    for r in records:
+        if r["found"]:
+            conf.append(confidences(r, models)[r["drawable"]])
+            ok.append(r["right"][r["drawable"]])
+    if not conf:
+        return 0, 0
+    c, y = np.concatenate(conf), np.concatenate(ok)
+    n_flag = int(round(budget * len(c)))
+    order = np.argsort(c, kind="stable")
+    return int((~y[order[n_flag:]]).sum()), len(c)
+
+
+CS = (0.1, 0.3, 1.0)
+WRONG_WEIGHTS = (1.0, 2.0, 4.0)
+
+
+def fit(records: list[dict], C: float | None = None, C_sheet: float = 0.1, wrong_weight: float | None = None,
+        log=None) -> dict:
+    """Fit on the fit range: the logistic models on two photos in three, then on the third (`held_back`) the
+    choice of C and wrong-cell weight (fewest wrong cells among the surest cells at the flag budget the plain
+    fit has at 0.7) and the final monotone maps. Given C and wrong_weight: no choice, the same two steps."""
+    fit_part = [r for r in records if not held_back(r)]
+    back = [r for r in records if held_back(r)]
+    if not back or not fit_part:  # too few photos to hold any back (the CI smoke run)
+        fitted = fit_models(records, C or 0.3, C_sheet, wrong_weight or 1.0)
+        fitted["chosen"] = {"C": C or 0.3, "wrong_weight": wrong_weight or 1.0}
+        return fitted
+    grid = [(c, w) for c in ((C,) if C else CS) for w in ((wrong_weight,) if wrong_weight else WRONG_WEIGHTS)]
+    cands = {}
+    for c, w in grid:
+        f = fit_models(fit_part, c, C_sheet, w)
+        f["models"].update(fit_final(back, f["models"]))
+        cands[(c, w)] = f
+    base = cands.get((0.3, 1.0)) or next(iter(cands.values()))
+    found = [r for r in back if r["found"]]
+    n = sum(int(r["drawable"].sum()) for r in found)
+    budget = sum(int((confidences(r, base["models"])[r["drawable"]] < cal.DOUBT).sum()) for r in found) / max(n, 1)
+    scores = {k: silent_at_budget(back, f["models"], budget)[0] for k, f in cands.items()}
+    best = min(scores, key=lambda k: (scores[k], k != (0.3, 1.0)))
+    if log is not None:
+        print(f"held-back fit photos: {len(found)} read; flag budget {100 * budget:.1f} % of cells (the plain fit's "
+              f"share under {cal.DOUBT}); wrong cells among the rest by (C, wrong weight): "
+              + ", ".join(f"{k}: {v}" for k, v in scores.items()) + f" -> {best}", file=log)
+    fitted = cands[best]
+    fitted["chosen"] = {"C": best[0], "wrong_weight": best[1], "budget": round(budget, 4)}
+    return fitted
+
+
 def confidences(rec: dict, models: dict | None) -> np.ndarray:
     """The confidences a reader with `models` gives this photo's cells (None: as they were read)."""
     if models is None:
         return rec["conf"]
-    nc = len(cal.CELL_FEATURES)
-    ev = cal.Evidence(rec["X"][:, :nc].reshape(11, 11, -1), rec["X"][0, nc:], rec["use"].reshape(11, 11),
-                      rec["filled"].reshape(11, 11), rec["path"])
+    ev = evidence(rec)
     p = cal.probability(ev, models)
     out = rec["conf"].copy()
     if p is None:
         return out
     p = p.ravel()
     ok = rec["use"] & ~np.isnan(p)
-    out[ok] = np.minimum(p[ok], rec["cap"][ok])
+    gcap = rec.get("gcap", np.ones(121))
+    out[ok] = np.minimum(np.minimum(p[ok], rec["cap"][ok]), gcap[ok])  # glare caps, then vision.cells.cap_by_group
     out[~rec["use"]] = cal.sheet_probability(ev, models)  # printed cells (no cell is named by a player here)
     wu = rec.get("wayup")
     if wu:  # as the reader does after calibration while nobody knows the way up
@@ -208,6 +322,31 @@ def figures(records: list[dict], models: dict | None) -> dict:
     fig.update(all_photos=len(records), accuracy=100 * ok.mean() if len(ok) else 0.0,
                ece=cal.expected_calibration_error(conf, ok), reliability=cal.reliability(conf, ok))
     return fig
+
+
+def kind_of(rec: dict) -> str:
+    """The sheet kind of a record: photogen2's kind and difficulty, or synthphoto's variant."""
+    gen, kind, _style, diff, _seed = rec["job"]
+    return f"{kind} {diff}" if gen == "pg2" else f"syn {kind}"
+
+
+def style_of(rec: dict) -> str:
+    return str(rec["job"][2])
+
+
+def by_table(records: list[dict], models: dict | None, key) -> str:
+    """Silent errors (% of cells, % of wrong), right after review and flagged per photo, by `key` of a record."""
+    groups: dict[str, list[dict]] = {}
+    for r in records:
+        groups.setdefault(key(r), []).append(r)
+    lines = [f"    {'':<22} {'read':>9} {'cells':>6} {'right':>6} {'silent':>6} {'%cells':>6} {'%wrong':>6}"
+             f" {'review':>6} {'flag/ph':>7}"]
+    for name in sorted(groups):
+        f = figures(groups[name], models)
+        lines.append(f"    {name:<22} {f['photos']:>4}/{f['all_photos']:<4} {f['cells']:>6} {f['accuracy']:>5.1f}%"
+                     f" {f['silent']:>6} {f['silent_pct_cells']:>5.1f}% {f['silent_pct_wrong']:>5.1f}%"
+                     f" {f['review']:>6} {f['flagged'] / max(f['photos'], 1):>7.1f}")
+    return "\n".join(lines)
 
 
 def report(name: str, fig: dict) -> str:
@@ -240,7 +379,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pg2-check", type=int, default=8, help="photogen2 check photos per kind × difficulty")
     ap.add_argument("--syn-fit", type=int, default=80, help="synthphoto fit photos")
     ap.add_argument("--syn-check", type=int, default=40, help="synthphoto check photos")
-    ap.add_argument("--C", type=float, default=0.3, help="inverse L2 strength of the logistic fits")
+    ap.add_argument("--C", type=float, default=None, help="inverse L2 strength of the logistic fits (default: "
+                    f"chosen among {CS} on the held-back third of the fit range)")
+    ap.add_argument("--wrong-weight", type=float, default=None, help="weight of a wrong cell in the fits (default: "
+                    f"chosen among {WRONG_WEIGHTS} likewise)")
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--quick", action="store_true", help="a handful of photos (CI smoke run; writes nothing)")
     ap.add_argument("--check-only", action="store_true", help="only the check figures of the shipped model")
@@ -278,21 +420,29 @@ def main(argv: list[str] | None = None) -> int:
     if args.check_only:
         for name, recs in check.items():
             out.append(report(f"{name}, shipped model", figures(recs, None)))
+            out.append(f"  {name}, shipped model, by kind:\n" + by_table(recs, None, kind_of))
+            out.append(f"  {name}, shipped model, by style:\n" + by_table(recs, None, style_of))
         print("\n".join(out))
         return 0
-    fitted = fit(records.get("photogen2 fit", []) + records.get("synthphoto fit", []), args.C)
+    fitted = fit(records.get("photogen2 fit", []) + records.get("synthphoto fit", []), args.C,
+                 wrong_weight=args.wrong_weight, log=sys.stdout)
     for name, recs in check.items():
         if recs:
             out.append(report(f"{name}, before (as read)", figures(recs, None)))
             out.append(report(f"{name}, after (new fit)", figures(recs, fitted["models"])))
+            for label, key in (("kind", kind_of), ("style", style_of)):
+                out.append(f"  {name} by {label}, before:\n" + by_table(recs, None, key))
+                out.append(f"  {name} by {label}, after:\n" + by_table(recs, fitted["models"], key))
     both = [r for recs in check.values() for r in recs]
     if both:
         out.append(report("both check sets, after", figures(both, fitted["models"])))
     n_fit = sum(len(records.get(k, [])) for k in ("photogen2 fit", "synthphoto fit"))
     print("\n".join(out))
     print(f"{sum(len(v) for v in records.values())} photos ({n_fit} for the fit), read or loaded in {t_read:.0f} s")
+    print(f"chosen: {fitted['chosen']}")
     for key, m in sorted(fitted["models"].items()):
-        print(f"  model {key}: {m['cells']} cells, {100 * m['right']:.1f} % right")
+        if "cells" in m:
+            print(f"  model {key}: {m['cells']} cells, {100 * m['right']:.1f} % right")
     if args.quick:
         print("quick run: nothing written")
         return 0
@@ -300,7 +450,7 @@ def main(argv: list[str] | None = None) -> int:
                          f"seeds {SYN_FIT}.. ({args.syn_fit} photos); checked on photogen2 {PG2_CHECK}.. and "
                          f"synthphoto {SYN_CHECK}.."),
            "command": "python scripts/calibrate.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-           "features": [*cal.CELL_FEATURES, *cal.SHEET_FEATURES], **fitted}
+           "features": cal.feature_names(), **fitted}
     Path(args.out).write_text(json.dumps(doc, indent=None, separators=(",", ":")) + "\n")
     print(f"wrote {args.out} ({os.path.getsize(args.out) / 1024:.1f} kB)")
     return 0
