@@ -278,7 +278,7 @@ def test_fit_chooses_on_the_held_back_third_and_maps_there():
 
     def rec(seed: int) -> dict:
         X = np.zeros((121, nc + ns), np.float32)
-        X[:, 0] = rng.normal(1.0, 1.5, 121)  # raw_logit
+        X[:, 0] = rng.normal(2.5, 1.5, 121)  # raw_logit: about 85 % of the cells right
         right = rng.uniform(size=121) < 1 / (1 + np.exp(-X[:, 0]))
         filled = np.arange(121) % 2 == 0
         return {"job": ["syn", "legend", "pencil", "", seed], "found": True, "path": "legend", "X": X,
@@ -289,8 +289,14 @@ def test_fit_chooses_on_the_held_back_third_and_maps_there():
     records = [rec(200_000 + k) for k in range(12)]
     assert [s.held_back(r) for r in records].count(True) == 4
     fitted = s.fit(records, C=1.0)
-    assert fitted["chosen"]["C"] == 1.0 and fitted["chosen"]["wrong_weight"] in s.WRONG_WEIGHTS
-    assert {"legend/filled", "legend/empty", "final/legend", "sheet"} <= set(fitted["models"])
+    chosen = fitted["chosen"]
+    assert chosen["C"] == 1.0 and chosen["wrong_weight"] in s.WRONG_WEIGHTS and chosen["understood"] in s.SHARES
+    assert isinstance(fitted["better"], bool)  # written only when better than as read on the held-back photos
+    assert {"legend/filled", "legend/empty", "sheet"} <= set(fitted["models"])
+    assert ("final/legend" in fitted["models"]) == chosen["final_map"]
+    # no more cells flagged on the held-back photos than as read (all at 0.9 there: none), unless none can
+    back = [r for r in records if s.held_back(r)]
+    assert s.figures(back, fitted["models"])["flagged"] == chosen["held_back_flagged"]
     conf = s.confidences(records[0], fitted["models"])
     assert conf.shape == (121,) and np.all((conf >= 0) & (conf <= 1))
     wrong, cells = s.silent_at_budget(records, fitted["models"], 0.25)
