@@ -302,3 +302,19 @@ def test_fit_chooses_on_the_held_back_third_and_maps_there():
     wrong, cells = s.silent_at_budget(records, fitted["models"], 0.25)
     assert cells == 12 * 121 and 0 <= wrong <= sum(int((~r["right"]).sum()) for r in records)
     assert "silent" in s.by_table(records, fitted["models"], s.kind_of)
+
+
+def test_a_hero_among_look_alike_cells_is_doubted():
+    """A hero is a 1×1 of its own: one read on a cell grouped with other cells goes to review."""
+    from vision.cells import GroupInfo
+
+    grid = [["empty"] * 11 for _ in range(11)]
+    grid[2][2] = grid[7][7] = grid[8][8] = "hero"
+    grid[2][3] = "water"
+    groups = [GroupInfo(0, [(2, 2), (2, 3)], (2, 3), "water", 0.9, "colour"),  # hero + a water look-alike
+              GroupInfo(1, [(7, 7)], (7, 7), "forest", 0.9, "colour")]  # a hero in a group of its own
+    conf = np.full((11, 11), 0.95)
+    conf[8, 8] = 0.5  # already doubted (no group): left alone
+    assert cal.doubt_grouped_heroes(grid, conf, groups) == 1
+    assert conf[2, 2] == cal.GROUPED_HERO_DOUBT < cal.DOUBT
+    assert conf[7, 7] == 0.95 and conf[2, 3] == 0.95 and conf[8, 8] == 0.5

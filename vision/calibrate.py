@@ -37,6 +37,7 @@ DOMINANT_SHARE = 0.85  # one terrain on more than this share of ≥ 20 filled ce
 DOMINANT_CAP = 0.6
 LOGIT_CLIP = 6.0  # |logit| of a probability feature is capped here (1 − 0.0025)
 NO_PROMOTE_BELOW = 0.5  # a cell the stages scored below this is never lifted out of review (see `guard`)
+GROUPED_HERO_DOUBT = 0.6  # a hero read on a cell grouped with look-alike cells (see `doubt_grouped_heroes`)
 RELIABILITY_EDGES = (0.0, 0.3, 0.5, 0.7, 0.9, 0.97, 1.0001)
 
 # Per-cell evidence, in this order (cells.read_cells fills them; 0 where a feature does not apply).
@@ -452,3 +453,23 @@ def dominant_terrain(labels: list[str]) -> str | None:
     names, counts = np.unique(filled, return_counts=True)
     k = int(np.argmax(counts))
     return str(names[k]) if counts[k] / len(filled) > DOMINANT_SHARE else None
+
+
+def doubt_grouped_heroes(grid: list[list[str]], conf: np.ndarray, groups) -> int:
+    """A hero read on a cell the terrain stage grouped with other look-alike cells is doubted (in place).
+
+    A hero is a 1×1 of its own drawn on an empty space, one a season: a drawing that repeats on the map (the
+    cell's group has other members) is more likely a terrain's symbol or colour, and the marks stage's P(hero)
+    cannot see the rest of the map. On both dev generators (neither draws heroes) every such hero was wrong,
+    and a third of the silent errors on fresh dev photos were these. `groups`: the reading's groups (objects
+    with `.cells`). Returns the cells doubted.
+    """
+    idx = group_index(groups)
+    sizes = {k: len(g.cells) for k, g in enumerate(groups)}
+    n = 0
+    for r, row in enumerate(grid):
+        for c, t in enumerate(row):
+            if t == "hero" and idx[r, c] >= 0 and sizes[idx[r, c]] >= 2 and conf[r, c] > GROUPED_HERO_DOUBT:
+                conf[r, c] = GROUPED_HERO_DOUBT
+                n += 1
+    return n
