@@ -307,6 +307,10 @@ def fit(records: list[dict], C: float | None = None, C_sheet: float = 0.1, wrong
                     fig = figures(back, models)
                     cands[(c, w, mapped, share)] = ({"models": models, "maps": f["maps"]}, fig["silent"],
                                                     fig["flagged"])
+    # a candidate without a model for some path or answer kind would leave those cells as read: not comparable
+    full = set().union(*(set(v[0]["models"]) for v in cands.values()))
+    cands = {k: v for k, v in cands.items() if set(v[0]["models"]) >= {m for m in full if "/" in m and
+                                                                       not m.startswith("final/")}}
     within = [k for k, v in cands.items() if v[2] <= budget] or [min(cands, key=lambda k: cands[k][2])]
     best = min(within, key=lambda k: (cands[k][1], cands[k][2]))
     if log is not None:
@@ -348,6 +352,15 @@ def confidences(rec: dict, models: dict | None) -> np.ndarray:
 
         out = unsure_confidence(wu["grid"], out.reshape(11, 11), printed_mask(printed_cells(wu["side"])),
                                 wu["leads"]).ravel()
+    if "read" in rec:  # the marks stage's cells keep its confidence (as read), a grouped hero doubted
+        marked = np.isin(rec["read"], ("hero", "destroyed"))
+        out[marked] = rec["conf"][marked]
+        g = rec.get("group")
+        if g is not None:
+            g = np.asarray(g)
+            sizes = np.bincount(g[g >= 0], minlength=1) if (g >= 0).any() else np.zeros(1, int)
+            grouped = (rec["read"] == "hero") & (g >= 0) & (sizes[np.maximum(g, 0)] >= 2)
+            out[grouped] = np.minimum(out[grouped], cal.GROUPED_HERO_DOUBT)
     return out
 
 

@@ -153,12 +153,13 @@ def test_fit_and_check_on_a_handful_of_photos(tmp_path):
     check_recs = [s.read_one((j, None)) for j in check_jobs]
     assert all(r["found"] for r in fit_recs + check_recs)
     rec = fit_recs[0]
-    assert rec["X"].shape == (121, NF) and rec["conf"].shape == (121,) and rec["right"].dtype == bool
+    assert rec["X"].shape == (121, len(cal.CELL_FEATURES) + len(cal.SHEET_FEATURES)) and rec["conf"].shape == (121,) and rec["right"].dtype == bool
     # the records reproduce what the reader said: recomputing with the shipped model gives the read confidences
     shipped = cal.load_models()
     assert np.allclose(s.confidences(rec, shipped)[rec["use"]], rec["conf"][rec["use"]], atol=2e-3)
-    fitted = s.fit(fit_recs, C=0.3, wrong_weight=2.0)
-    assert fitted["chosen"]["C"] == 0.3 and fitted["chosen"]["wrong_weight"] == 2.0
+    chosen = s.fit(fit_recs, C=0.3, wrong_weight=2.0)["chosen"]  # one photo held back, the choice made on it
+    assert chosen["C"] == 0.3 and chosen["wrong_weight"] == 2.0
+    fitted = s.fit_models(fit_recs, 0.3, wrong_weight=2.0)  # every photo (the legend one is the held-back one)
     assert rec["group"].shape == (121,) and rec["gcap"].shape == (121,) and s.design(rec).shape == (121, NF)
     assert {"legend/filled", "legend/empty"} <= set(fitted["models"])
     fig = s.figures(check_recs, fitted["models"])
