@@ -37,6 +37,7 @@ DOMINANT_SHARE = 0.85  # one terrain on more than this share of ≥ 20 filled ce
 DOMINANT_CAP = 0.6
 LOGIT_CLIP = 6.0  # |logit| of a probability feature is capped here (1 − 0.0025)
 NO_PROMOTE_BELOW = 0.5  # a cell the stages scored below this is never lifted out of review (see `guard`)
+GROUPED_HERO_DOUBT = 0.6  # a hero read on a cell grouped with look-alike cells (see `doubt_grouped_heroes`)
 RELIABILITY_EDGES = (0.0, 0.3, 0.5, 0.7, 0.9, 0.97, 1.0001)
 
 # Per-cell evidence, in this order (cells.read_cells fills them; 0 where a feature does not apply).
@@ -56,6 +57,17 @@ CELL_FEATURES: tuple[str, ...] = (
     "glare",  # 1 − outline ratio, 0..1 (the cell's printed outline faded under a highlight)
     "log_mass",  # log of the cell's mean ink
     "capped",  # a sheet-level rule (dominant class, torn legend group, foreign ruins) capped the raw score
+)
+# Per-cell evidence of the cell's GROUP (`group_features`, derived from the cell features above and which group
+# each cell is in): a misnamed group is wrong together, and its cells' own evidence (a clear fill, a tight group)
+# looks good one by one; only the group as a whole shows the doubt.
+GROUP_FEATURES: tuple[str, ...] = (
+    "grp_agree",  # share of the group's cells a second reader reads the same (0 for empty cells)
+    "grp_sym_bad",  # share of the group's cells with strokes whose best symbol is another terrain
+    "grp_fill",  # mean fill_logit of the group (a group of faint smudges is not a terrain)
+    "grp_share",  # the group's share of the drawn cells (one group taking the sheet)
+    "grp_raw_sd",  # spread of the group's raw scores (a group that mixes two pens)
+    "cell_odd",  # the cell disagrees with the second reader while most of its group agrees (or the reverse)
 )
 SHEET_FEATURES: tuple[str, ...] = (
     "dominant_share",  # share of the drawn cells in the commonest terrain
@@ -95,13 +107,77 @@ class Evidence:
     filled: np.ndarray
     path: str
     cap: np.ndarray | None = None
+    group: np.ndarray | None = None  # 11×11 index of each cell's group (-1: none), see `group_index`
 
     def rows(self) -> tuple[np.ndarray, np.ndarray]:
-        """(n, F) design rows of the used cells (cell features then the sheet's), and their (n,) filled flags."""
+        """(n, F) design rows of the used cells (cell, group, then sheet features), and their (n,) filled flags."""
         m = self.use
         x = self.cells[m]
+        g = group_features(self.cells, self.use, self.filled, self.group)[m]
         s = np.broadcast_to(self.sheet, (len(x), len(self.sheet)))
-        return np.concatenate([x, s], axis=1).astype(np.float64), self.filled[m]
+        return np.concatenate([x, g, s], axis=1).astype(np.float64), self.filled[m]
+
+
+def feature_names() -> list[str]:
+    """The design rows' columns, in order (a model file fitted on other columns is not used)."""
+    return [*CELL_FEATURES, *GROUP_FEATURES, *SHEET_FEATURES]
+
+
+def group_index(groups) -> np.ndarray:
+    """11×11 index of each cell's group in `groups` (objects with `.cells`, e.g. vision.cells.GroupInfo); -1 none."""
+    out = np.full((11, 11), -1, int)
+    for k, g in enumerate(groups):
+        for r, c in g.cells:
+            out[r, c] = k
+    return out
+
+
+def group_caps(groups) -> np.ndarray:
+    """11×11: the most a cell may keep because of its group's name confidence (`vision.cells.cap_by_group`)."""
+    out = np.ones((11, 11))
+    for g in groups:
+        if g.source not in ("given", "taught"):
+            for r, c in g.cells:
+                out[r, c] = min(out[r, c], float(g.confidence))
+    return out
+
+
+def group_features(cells: np.ndarray, use: np.ndarray, filled: np.ndarray,
+                   group: np.ndarray | None) -> np.ndarray:
+    """(11, 11, len(GROUP_FEATURES)) group-level evidence of each cell, from the cell features and the groups.
+
+    Only used, drawn cells count towards a group's figures (an empty cell has no group). Without groups
+    (`group` None) every drawn cell is a group of its own.
+    """
+    F = {n: i for i, n in enumerate(CELL_FEATURES)}
+    out = np.zeros((*use.shape, len(GROUP_FEATURES)))
+    G = {n: i for i, n in enumerate(GROUP_FEATURES)}
+    drawn = use & filled
+    n_drawn = max(int(drawn.sum()), 1)
+    gid = np.full(use.shape, -1, int) if group is None else np.asarray(group, int)
+    gid = np.where(drawn, gid, -1)
+    # cells without a group: each its own
+    solo = drawn & (gid < 0)
+    if solo.any():
+        gid = gid.copy()
+        gid[solo] = gid.max() + 1 + np.arange(int(solo.sum()))
+    agree = cells[..., F["agree"]]
+    has = cells[..., F["sym_has"]] > 0
+    sym_bad = has & (cells[..., F["sym_p"]] < cells[..., F["sym_top"]] - 1e-9)
+    fill = cells[..., F["fill_logit"]]
+    raw = cells[..., F["raw_logit"]]
+    for k in np.unique(gid[gid >= 0]):
+        m = gid == k
+        n = int(m.sum())
+        ga = float(agree[m].mean())
+        out[m, G["grp_agree"]] = ga
+        nh = int(has[m].sum())
+        out[m, G["grp_sym_bad"]] = float(sym_bad[m].sum()) / nh if nh else 0.0
+        out[m, G["grp_fill"]] = float(fill[m].mean())
+        out[m, G["grp_share"]] = n / n_drawn
+        out[m, G["grp_raw_sd"]] = float(raw[m].std()) if n > 1 else 0.0
+        out[m, G["cell_odd"]] = np.abs(agree[m] - ga)
+    return out
 
 
 def logit(p, clip: float = LOGIT_CLIP) -> np.ndarray:
@@ -129,14 +205,21 @@ def _tables(path: str = str(TABLE_PATH)) -> dict[str, tuple[np.ndarray, np.ndarr
 def _models(path: str = str(TABLE_PATH)) -> dict[str, dict]:
     raw = _load(path)
     names = list(raw.get("features", []))
-    if names != [*CELL_FEATURES, *SHEET_FEATURES]:  # fitted on other features: not usable
-        return {}
-    return raw.get("models", {})
+    if names == feature_names():
+        return raw.get("models", {})
+    if names == [*CELL_FEATURES, *SHEET_FEATURES]:  # a file fitted before the group features: still usable
+        return {**raw.get("models", {}), "layout": "cells+sheet"}
+    return {}  # fitted on other features: not usable
 
 
 def models() -> dict[str, dict]:
     """The shipped models ({} when none fits today's features)."""
     return _models()
+
+
+def load_models(path: str | Path = TABLE_PATH) -> dict[str, dict]:
+    """The models of a calibration file, as the reader would use them ({} when none fits today's features)."""
+    return _models(str(path))
 
 
 def predict(model: dict, X: np.ndarray) -> np.ndarray:
@@ -164,6 +247,8 @@ def probability(ev: Evidence, models: dict | None = None) -> np.ndarray | None:
     X, filled = ev.rows()
     if not len(X):
         return out
+    if models.get("layout") == "cells+sheet":  # fitted without the group features
+        X = np.delete(X, np.s_[len(CELL_FEATURES):len(CELL_FEATURES) + len(GROUP_FEATURES)], axis=1)
     p = np.full(len(X), np.nan)
     for is_filled in (True, False):
         m = models.get(model_key(ev.path, is_filled))
@@ -175,8 +260,61 @@ def probability(ev: Evidence, models: dict | None = None) -> np.ndarray | None:
         p[sel] = predict(m, X[sel])
     ps = sheet_probability(ev, models)
     chance = float(models.get("sheet", {}).get("chance", 0.0))
-    out[ev.use] = guard(ps * p + (1 - ps) * chance, X[:, CELL_FEATURES.index("raw_logit")])
+    q = final_map(ps * p + (1 - ps) * chance, filled, models.get(f"final/{ev.path}"))
+    out[ev.use] = guard(q, X[:, CELL_FEATURES.index("raw_logit")])
     return out
+
+
+def final_map(p: np.ndarray, filled: np.ndarray, table: dict | None) -> np.ndarray:
+    """The models' P(right) through a monotone map per kind of answer (`fit_monotone`), or unchanged.
+
+    The logistic models rank cells well but their numbers drift where wrong cells are few and confident (a
+    weighted fit pushes them down on purpose); the map, fitted on photos the models were not fitted on, says
+    what share of cells at each model score were right there.
+    """
+    p = np.asarray(p, float)
+    if not table:
+        return p
+    out = p.copy()
+    filled = np.asarray(filled, bool)
+    for key, sel in (("filled", filled), ("empty", ~filled)):
+        t = table.get(key)
+        if t is not None and sel.any():
+            out[sel] = np.interp(p[sel], t["x"], t["y"])
+    return out
+
+
+def fit_monotone(p: np.ndarray, right: np.ndarray, bins: int = 20, min_bin: int = 30) -> dict[str, list[float]]:
+    """A non-decreasing map score → share right (pool-adjacent-violators on quantile bins of `p`).
+
+    Bins hold at least `min_bin` cells; a bin's share right is shrunk towards its mean score by 2 cells' weight
+    (so a small top bin that happened to be all right does not become certainty).
+    """
+    p, ok = np.asarray(p, float), np.asarray(right, float)
+    if len(p) < 2 * min_bin:
+        return {"x": [0.0, 1.0], "y": [0.0, 1.0]}
+    order = np.argsort(p, kind="stable")
+    p, ok = p[order], ok[order]
+    k = max(1, min(bins, len(p) // min_bin))
+    cuts = np.linspace(0, len(p), k + 1).astype(int)
+    blocks = []
+    for a, b in zip(cuts[:-1], cuts[1:], strict=True):
+        if b > a:
+            w = b - a
+            blocks.append([float(p[a:b].mean()), (float(ok[a:b].sum()) + 2 * float(p[a:b].mean())) / (w + 2), w])
+    i = 0
+    while i < len(blocks) - 1:
+        if blocks[i][1] > blocks[i + 1][1]:
+            a, b = blocks[i], blocks[i + 1]
+            w = a[2] + b[2]
+            blocks[i] = [(a[0] * a[2] + b[0] * b[2]) / w, (a[1] * a[2] + b[1] * b[2]) / w, w]
+            del blocks[i + 1]
+            i = max(i - 1, 0)
+        else:
+            i += 1
+    x = [0.0] + [bl[0] for bl in blocks] + [1.0]
+    y = [min(blocks[0][1], blocks[0][0])] + [bl[1] for bl in blocks] + [max(blocks[-1][1], 0.0)]
+    return {"x": [round(v, 5) for v in x], "y": [round(v, 5) for v in y]}
 
 
 def guard(p: np.ndarray, raw_logit: np.ndarray) -> np.ndarray:
@@ -200,8 +338,12 @@ def calibrated(raw: np.ndarray, path: str) -> np.ndarray:
     return np.where(r < DOUBT, np.minimum(out, DOUBT - 0.01), out)
 
 
-def fit_logistic(X: np.ndarray, right: np.ndarray, C: float = 0.5) -> dict:
-    """Fit one model (scikit-learn, offline only). Standardises the features; constant ones get weight 0."""
+def fit_logistic(X: np.ndarray, right: np.ndarray, C: float = 0.5, wrong_weight: float = 1.0) -> dict:
+    """Fit one model (scikit-learn, offline only). Standardises the features; constant ones get weight 0.
+
+    `wrong_weight` > 1 makes a wrong cell count that many right ones: the fit then cares more about the cells
+    it would call sure and be wrong on (the silent errors) than about the many easy right ones.
+    """
     from sklearn.linear_model import LogisticRegression
 
     X = np.asarray(X, float)
@@ -215,7 +357,7 @@ def fit_logistic(X: np.ndarray, right: np.ndarray, C: float = 0.5) -> dict:
         return {"mean": mean.round(6).tolist(), "scale": scale.round(6).tolist(), "coef": [0.0] * X.shape[1],
                 "intercept": float(np.log(share / (1 - share))), "cells": int(len(y)), "right": float(y.mean())}
     lr = LogisticRegression(C=C, max_iter=2000)
-    lr.fit(Z, y)
+    lr.fit(Z, y, sample_weight=np.where(y, 1.0, float(wrong_weight)))
     return {"mean": mean.round(6).tolist(), "scale": scale.round(6).tolist(),
             "coef": lr.coef_[0].round(6).tolist(), "intercept": round(float(lr.intercept_[0]), 6),
             "cells": int(len(y)), "right": round(float(y.mean()), 5)}
@@ -311,3 +453,23 @@ def dominant_terrain(labels: list[str]) -> str | None:
     names, counts = np.unique(filled, return_counts=True)
     k = int(np.argmax(counts))
     return str(names[k]) if counts[k] / len(filled) > DOMINANT_SHARE else None
+
+
+def doubt_grouped_heroes(grid: list[list[str]], conf: np.ndarray, groups) -> int:
+    """A hero read on a cell the terrain stage grouped with other look-alike cells is doubted (in place).
+
+    A hero is a 1×1 of its own drawn on an empty space, one a season: a drawing that repeats on the map (the
+    cell's group has other members) is more likely a terrain's symbol or colour, and the marks stage's P(hero)
+    cannot see the rest of the map. On both dev generators (neither draws heroes) every such hero was wrong,
+    and a third of the silent errors on fresh dev photos were these. `groups`: the reading's groups (objects
+    with `.cells`). Returns the cells doubted.
+    """
+    idx = group_index(groups)
+    sizes = {k: len(g.cells) for k, g in enumerate(groups)}
+    n = 0
+    for r, row in enumerate(grid):
+        for c, t in enumerate(row):
+            if t == "hero" and idx[r, c] >= 0 and sizes[idx[r, c]] >= 2 and conf[r, c] > GROUPED_HERO_DOUBT:
+                conf[r, c] = GROUPED_HERO_DOUBT
+                n += 1
+    return n

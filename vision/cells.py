@@ -400,7 +400,7 @@ def _evidence(a: CellArrays, raw, p_fill, sym, grid, second, member_of, infos, r
     for name in ("no_markers", "lattice", "markers_missing", "orientation_unsure", "grid_unmeasured", "blur_cells",
                  "residual"):
         s[S[name]] = float(context.get(name, 0.0))
-    return calibrate.Evidence(X, s, use, filled, path)
+    return calibrate.Evidence(X, s, use, filled, path, group=calibrate.group_index(infos))
 
 
 def _taught_by_neighbours(a: CellArrays, groups: list[Group], naming, names: dict[int, str]) -> dict[int, str]:

@@ -14,6 +14,7 @@ from companion.cartographers.sides import CUSTOM_PREFIX, is_custom
 from printables.layout import parse_qr_payload
 from vision import quality
 from vision.border import locate_by_border
+from vision.calibrate import doubt_grouped_heroes
 from vision.cells import GroupInfo, read_cells
 from vision.classify import ink_strength
 from vision.coins import read_coin_track, read_coins
@@ -397,6 +398,7 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
     apply_marks(cls.grid, cls.confidence, read_marks(cells_norm, mark_boxes, predrawn,
                                                      given=cls.planes if same else None))
     doubt_crossed_monsters(loc.side, under, cls.grid, cls.confidence)
+    doubt_grouped_heroes(cls.grid, cls.confidence, cls.groups)
     if_upright = None
     if loc.orientation_unsure:  # nobody knows the way up yet: each cell may be right only by that chance
         if_upright = cls.confidence.copy()
