@@ -153,7 +153,8 @@ def test_fit_and_check_on_a_handful_of_photos(tmp_path):
     check_recs = [s.read_one((j, None)) for j in check_jobs]
     assert all(r["found"] for r in fit_recs + check_recs)
     rec = fit_recs[0]
-    assert rec["X"].shape == (121, len(cal.CELL_FEATURES) + len(cal.SHEET_FEATURES)) and rec["conf"].shape == (121,) and rec["right"].dtype == bool
+    assert rec["X"].shape == (121, len(cal.CELL_FEATURES) + len(cal.SHEET_FEATURES))
+    assert rec["conf"].shape == (121,) and rec["right"].dtype == bool
     # the records reproduce what the reader said: recomputing with the shipped model gives the read confidences
     shipped = cal.load_models()
     assert np.allclose(s.confidences(rec, shipped)[rec["use"]], rec["conf"][rec["use"]], atol=2e-3)
