@@ -320,3 +320,14 @@ def test_a_hero_among_look_alike_cells_is_doubted():
     assert cal.doubt_grouped_heroes(grid, conf, groups) == 1
     assert conf[2, 2] == cal.GROUPED_HERO_DOUBT < cal.DOUBT
     assert conf[7, 7] == 0.95 and conf[2, 3] == 0.95 and conf[8, 8] == 0.5
+
+
+def test_pool_adjacent_violators_merges_until_the_share_right_never_falls():
+    blocks = [[0.1, 0.5, 1.0], [0.2, 0.3, 1.0], [0.3, 0.9, 2.0], [0.4, 0.8, 2.0], [0.5, 0.2, 4.0]]
+    pooled = cal.pool_adjacent_violators(blocks)
+    ys = [b[1] for b in pooled]
+    assert ys == sorted(ys) and sum(b[2] for b in pooled) == 10.0
+    assert np.allclose(pooled[0], [0.15, 0.4, 2.0])
+    # the weighted mean of the share right is kept (what an isotonic fit preserves)
+    assert np.isclose(sum(b[1] * b[2] for b in pooled), sum(b[1] * b[2] for b in blocks))
+    assert blocks[1] == [0.2, 0.3, 1.0]  # the input is left as it was

@@ -284,6 +284,23 @@ def final_map(p: np.ndarray, filled: np.ndarray, table: dict | None) -> np.ndarr
     return out
 
 
+def pool_adjacent_violators(blocks: list[list[float]]) -> list[list[float]]:
+    """[x, share right, weight] blocks in rising x, merged (weighted means) until the share right never falls:
+    the monotone steps of an isotonic fit, kept as blocks because their x is what the map interpolates."""
+    blocks = [list(b) for b in blocks]
+    i = 0
+    while i < len(blocks) - 1:
+        if blocks[i][1] > blocks[i + 1][1]:
+            a, b = blocks[i], blocks[i + 1]
+            w = a[2] + b[2]
+            blocks[i] = [(a[0] * a[2] + b[0] * b[2]) / w, (a[1] * a[2] + b[1] * b[2]) / w, w]
+            del blocks[i + 1]
+            i = max(i - 1, 0)
+        else:
+            i += 1
+    return blocks
+
+
 def fit_monotone(p: np.ndarray, right: np.ndarray, bins: int = 20, min_bin: int = 30) -> dict[str, list[float]]:
     """A non-decreasing map score → share right (pool-adjacent-violators on quantile bins of `p`).
 
@@ -302,16 +319,7 @@ def fit_monotone(p: np.ndarray, right: np.ndarray, bins: int = 20, min_bin: int 
         if b > a:
             w = b - a
             blocks.append([float(p[a:b].mean()), (float(ok[a:b].sum()) + 2 * float(p[a:b].mean())) / (w + 2), w])
-    i = 0
-    while i < len(blocks) - 1:
-        if blocks[i][1] > blocks[i + 1][1]:
-            a, b = blocks[i], blocks[i + 1]
-            w = a[2] + b[2]
-            blocks[i] = [(a[0] * a[2] + b[0] * b[2]) / w, (a[1] * a[2] + b[1] * b[2]) / w, w]
-            del blocks[i + 1]
-            i = max(i - 1, 0)
-        else:
-            i += 1
+    blocks = pool_adjacent_violators(blocks)
     x = [0.0] + [bl[0] for bl in blocks] + [1.0]
     y = [min(blocks[0][1], blocks[0][0])] + [bl[1] for bl in blocks] + [max(blocks[-1][1], 0.0)]
     return {"x": [round(v, 5) for v in x], "y": [round(v, 5) for v in y]}
@@ -379,18 +387,7 @@ def fit_isotonic(raw: np.ndarray, right: np.ndarray, bins: int = 40) -> dict[str
             xs.append(float(r[m].mean()))
             ys.append(float(ok[m].mean()))
             ws.append(float(m.sum()))
-    # pool adjacent violators
-    blocks = [[x, y, w] for x, y, w in zip(xs, ys, ws, strict=True)]
-    i = 0
-    while i < len(blocks) - 1:
-        if blocks[i][1] > blocks[i + 1][1]:
-            a, b = blocks[i], blocks[i + 1]
-            w = a[2] + b[2]
-            blocks[i] = [(a[0] * a[2] + b[0] * b[2]) / w, (a[1] * a[2] + b[1] * b[2]) / w, w]
-            del blocks[i + 1]
-            i = max(i - 1, 0)
-        else:
-            i += 1
+    blocks = pool_adjacent_violators([[x, y, w] for x, y, w in zip(xs, ys, ws, strict=True)])
     x = [0.0] + [b[0] for b in blocks] + [1.0]
     y = [min(blocks[0][1], 0.5)] + [b[1] for b in blocks] + [blocks[-1][1]]
     # Between the top bin and the one below it the map must not rise earlier than the data did.
