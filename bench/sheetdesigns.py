@@ -60,6 +60,18 @@ def _paper(h: int, w: int, colour, rng, texture: float) -> np.ndarray:
     return img
 
 
+def _blank_page(lay, ppt: float, colour, rng, texture: float) -> np.ndarray:
+    """The layout's whole page of paper at `ppt` pixels per point (see `_paper`)."""
+    return _paper(round(lay.page_h_pt * ppt), round(lay.page_w_pt * ppt), colour, rng, texture)
+
+
+def _points(ppt: float):
+    """Page points → whole pixels at `ppt` pixels per point: every design draws in the layout's points."""
+    def p(v: float) -> int:
+        return round(v * ppt)
+    return p
+
+
 def _dashed(img, p0, p1, colour, th: int, dash: float, gap: float) -> None:
     p0, p1 = np.asarray(p0, float), np.asarray(p1, float)
     n = float(np.linalg.norm(p1 - p0))
@@ -154,11 +166,8 @@ def _text(img, s, org, p, scale, colour, th=1.0) -> None:
 
 def render_pad(side: str, ppt: float, rng) -> tuple[np.ndarray, np.ndarray]:
     lay = sheet_layout(side, "a4")
-    w, h = round(lay.page_w_pt * ppt), round(lay.page_h_pt * ppt)
-    img = _paper(h, w, (236, 224, 196), rng, 0.05)
-
-    def p(v: float) -> int:
-        return round(v * ppt)
+    img = _blank_page(lay, ppt, (236, 224, 196), rng, 0.05)
+    p = _points(ppt)
 
     g = lay.grid
     cell = g.cell_pt
@@ -206,12 +215,9 @@ def render_pad(side: str, ppt: float, rng) -> tuple[np.ndarray, np.ndarray]:
 
 def render_generic(side: str, ppt: float, rng) -> tuple[np.ndarray, np.ndarray]:
     lay = sheet_layout(side, "a4")
-    w, h = round(lay.page_w_pt * ppt), round(lay.page_h_pt * ppt)
     paper = [(250, 250, 248), (246, 241, 226), (240, 244, 250)][rng.integers(3)]
-    img = _paper(h, w, paper, rng, 0.01)
-
-    def p(v: float) -> int:
-        return round(v * ppt)
+    img = _blank_page(lay, ppt, paper, rng, 0.01)
+    p = _points(ppt)
 
     g = lay.grid
     cell = g.cell_pt
@@ -244,8 +250,8 @@ def render_generic(side: str, ppt: float, rng) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _ruled_page(lay, ppt, rng, squared: bool) -> np.ndarray:
-    w, h = round(lay.page_w_pt * ppt), round(lay.page_h_pt * ppt)
-    img = _paper(h, w, (250, 250, 245), rng, 0.01)
+    img = _blank_page(lay, ppt, (250, 250, 245), rng, 0.01)
+    h, w = img.shape[:2]
     pitch = lay.grid.cell_pt / 2 if squared else float(rng.uniform(0.55, 0.8)) * lay.grid.cell_pt
     colour = (200, 215, 235) if squared else (215, 200, 170)
     off_y = lay.grid.y_pt % pitch if squared else float(rng.uniform(0, pitch))
@@ -267,9 +273,7 @@ def render_handruled(side: str, ppt: float, rng, squared: bool = False) -> tuple
     """A grid ruled by hand (pen on lined paper, or pencil traced over squared paper)."""
     lay = sheet_layout(side, "a4")
     img = _ruled_page(lay, ppt, rng, squared)
-
-    def p(v: float) -> int:
-        return round(v * ppt)
+    p = _points(ppt)
 
     g = lay.grid
     cell = g.cell_pt
@@ -306,11 +310,9 @@ def render_handruled(side: str, ppt: float, rng, squared: bool = False) -> tuple
 def render_notebook(side: str, ppt: float, rng) -> tuple[np.ndarray, np.ndarray]:
     """A grid ruled by hand in strokes on a lined notebook page whose rulings are tilted against it."""
     lay = sheet_layout(side, "a4")
-    w, h = round(lay.page_w_pt * ppt), round(lay.page_h_pt * ppt)
-    img = _paper(h, w, (250, 250, 246), rng, 0.012)
-
-    def p(v: float) -> int:
-        return round(v * ppt)
+    img = _blank_page(lay, ppt, (250, 250, 246), rng, 0.012)
+    h, w = img.shape[:2]
+    p = _points(ppt)
 
     g = lay.grid
     cell = g.cell_pt
