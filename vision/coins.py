@@ -99,11 +99,48 @@ def find_coin_track(gray: np.ndarray, canon: Canon) -> CoinTrack | None:
         return None
     A = np.c_[idx, np.ones_like(idx)]
     (px, ax), (py, ay) = (np.linalg.lstsq(A, best[:, k], rcond=None)[0] for k in (0, 1))
-    # the row may miss circles at either end (a player's big scribble): centre the 14 on the found ones
-    first = -int((COIN_TRACK_SIZE - 1 - idx.max()) // 2) if idx.max() < COIN_TRACK_SIZE - 1 else 0
+    # The row may miss circles at either end (a filled coin loses its ring to the Hough transform, a big
+    # scribble covers one): of the placements of the 14 that hold the found ones, the one whose every
+    # position shows a ring (the printed circles end where the track ends) wins; ties go to the middle.
+    r_med = float(np.median(best[:, 2]))
+    firsts = list(range(-(COIN_TRACK_SIZE - 1 - int(idx.max())), 1))
+    middle = -int((COIN_TRACK_SIZE - 1 - idx.max()) // 2)
+    grad = ring_edges(band)
+
+    def placed(f: int) -> float:
+        kk = np.arange(f, f + COIN_TRACK_SIZE)
+        return ring_score(grad, np.c_[ax + px * kk, ay + py * kk], r_med) - 1e-3 * abs(f - middle)
+
+    first = max(firsts, key=placed)
     k = np.arange(first, first + COIN_TRACK_SIZE)
     centres = np.c_[ax + px * k + left, ay + py * k + top]
     return CoinTrack(centres, float(np.median(best[:, 2])))
+
+
+def ring_edges(gray: np.ndarray) -> np.ndarray:
+    """Gradient magnitude of a gray band (float): where circles' rings show."""
+    import cv2
+
+    g = gray.astype(np.float32)
+    return cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
+
+
+def ring_score(grad: np.ndarray, centres: np.ndarray, radius: float) -> float:
+    """Mean over `centres` of the edge strength on a circle of `radius` (24 samples, the best of ±15 % radius)
+    less that on a circle of twice the radius: a printed ring, marked or not, is an edge all round; the paper
+    past the track's end is not."""
+    h, w = grad.shape
+    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    cos, sin = np.cos(a), np.sin(a)
+
+    def on(c: np.ndarray, r: float) -> np.ndarray:
+        x = np.clip(np.round(c[:, None, 0] + r * cos), 0, w - 1).astype(int)
+        y = np.clip(np.round(c[:, None, 1] + r * sin), 0, h - 1).astype(int)
+        return grad[y, x].mean(axis=1)
+
+    ring = np.max([on(centres, f * radius) for f in (0.85, 1.0, 1.15)], axis=0)
+    inside = (centres[:, 0] >= 0) & (centres[:, 0] < w)
+    return float(np.where(inside, ring - on(centres, 2.0 * radius), 0.0).mean())
 
 
 def read_coin_track(norm: np.ndarray, canon: Canon, fallback_ink: np.ndarray, shift=None) -> CoinReading:
@@ -120,26 +157,46 @@ def read_coin_track(norm: np.ndarray, canon: Canon, fallback_ink: np.ndarray, sh
     if track is None:
         return read_coins(fallback_ink, canon, shift)
     lum = gray.astype(np.float32) / 255
+    d = np.array([coin_darkness(lum, cx, cy, track.radius) for cx, cy in track.centres])
+    filled, certainty = marked_coins(d)
+    return CoinReading(sum(filled), filled, certainty)
+
+
+def coin_darkness(lum: np.ndarray, cx: float, cy: float, radius: float) -> float:
+    """How much darker a circle's inner disc (60 % of the radius) is than the paper just around its ring
+    (1.3–1.7 radii): the light falling across the track (a shadow, a lamp's gradient) cancels out."""
     h, w = lum.shape
-    dark = []
-    for cx, cy in track.centres:
-        r = 0.6 * track.radius
-        xa, xb = max(0, int(cx - r)), min(w, int(cx + r) + 1)
-        ya, yb = max(0, int(cy - r)), min(h, int(cy + r) + 1)
-        if xa >= xb or ya >= yb:
-            dark.append(0.0)
-            continue
-        yy, xx = np.mgrid[ya:yb, xa:xb]
-        disc = (xx - cx) ** 2 + (yy - cy) ** 2 <= r * r
-        dark.append(float(1 - lum[ya:yb, xa:xb][disc].mean()) if disc.any() else 0.0)
-    d = np.array(dark)
+    r_out = 1.7 * radius
+    xa, xb = max(0, int(cx - r_out)), min(w, int(cx + r_out) + 1)
+    ya, yb = max(0, int(cy - r_out)), min(h, int(cy + r_out) + 1)
+    if xa >= xb or ya >= yb:
+        return 0.0
+    yy, xx = np.mgrid[ya:yb, xa:xb]
+    rr = np.hypot(xx - cx, yy - cy)
+    patch = lum[ya:yb, xa:xb]
+    disc, ring = rr <= 0.6 * radius, (rr >= 1.3 * radius) & (rr <= r_out)
+    if not disc.any():
+        return 0.0
+    around = float(patch[ring].mean()) if ring.any() else 1.0
+    return around - float(patch[disc].mean())
+
+
+def marked_coins(dark: np.ndarray) -> tuple[tuple[bool, ...], float]:
+    """Which circles are marked, from each one's `coin_darkness`, and the certainty of the least sure one.
+
+    Every circle of the pad holds the same printed coin, so the unmarked ones are the lightest, alike; a
+    mark (a fill, a cross, a scribble) makes a circle clearly darker than them — by however much: a pencil
+    fill and a heavy marker fill differ, and splitting at the widest gap between values would take the
+    lighter marks for unmarked. The unmarked level is the lightest circle (a player may mark 13 of the 14);
+    a circle is marked when it is `MARK_GAP` darker.
+    """
+    d = np.asarray(dark, dtype=np.float64)
     order = np.sort(d)
-    gaps = np.diff(order)
-    k = int(np.argmax(gaps))
-    if gaps[k] < MARK_GAP:  # all alike: unmarked (or, rarely, every coin marked the same way)
-        return CoinReading(0, (False,) * len(d), 0.5 if order[-1] > 0.35 else 1.0)
-    thr = (order[k] + order[k + 1]) / 2
+    base = float(order[0])
+    if order[-1] - base < MARK_GAP:  # all alike: unmarked (or, rarely, every coin marked the same way)
+        return (False,) * len(d), 0.5 if order[-1] > 0.35 else 1.0
+    thr = base + MARK_GAP
     filled = tuple(bool(v > thr) for v in d)
     spread = max(order[-1] - order[0], 1e-6)
     certainty = float(min(1.0, np.min(np.abs(d - thr)) / (0.25 * spread)))
-    return CoinReading(sum(filled), filled, certainty)
+    return filled, certainty

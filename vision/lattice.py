@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
+from vision.padlayout import pad_grid_quads
 
 N_LINES = GRID_SIZE + 1
 WORK_SIDE = 1000  # long side of the copy the candidates are searched on
@@ -576,6 +577,7 @@ UNSEEN_CONTINUES = 0.5  # how much a strip of cells outside the photo counts as 
 SHIFT_MAX = 4  # cells: the furthest whole-cell shift `best_shift` tries each way
 HUG_SHIFT = 1  # cells: the same for an outline taken as the grid's own border
 CHECKER_MAX = 0.6  # `checkerboard` likeness above which a lattice is a chequered cloth, not a map
+FAR_BAND = (0.05, 0.6)  # the part of a strip of cells outside the grid, away from it, where its lines must stop
 EV_CELL, EV_PAD = 24, 2.5  # grid frame of the segment evidence: px per cell, cells of margin (two shifts each way)
 
 
@@ -597,18 +599,24 @@ def segment_strengths(ink: np.ndarray, H: np.ndarray, cell: int = EV_CELL, pad: 
     n_lo = int(np.floor(pad))
     lines = np.arange(-n_lo, GRID_SIZE + n_lo + 1)
     cells = np.arange(-n_lo, GRID_SIZE + n_lo)
-    out = []
-    for axis in (1, 0):
-        r = line_response(sq, axis)[0]
-        r = r if axis == 1 else r.T  # lines vary along the second index
-        bands = np.stack([r[int((k + pad + 0.15) * cell): int((k + pad + 0.85) * cell)].mean(axis=0)
+    out, far = [], []
+    x = np.round((lines + pad) * cell).astype(int)
+    side_l = np.clip(x - cell // 2, 0, size - 1)
+    side_r = np.clip(x + cell // 2, 0, size - 1)
+
+    def strength(r: np.ndarray, lo: float, hi: float) -> np.ndarray:
+        bands = np.stack([r[int((k + pad + lo) * cell): int((k + pad + hi) * cell)].mean(axis=0)
                           for k in cells]).astype(np.float32)
         peak = cv2.dilate(bands, np.ones((1, 5), np.uint8))
         mean = cv2.blur(bands, (5, 1))
-        x = np.round((lines + pad) * cell).astype(int)
-        side_l = np.clip(x - cell // 2, 0, size - 1)
-        side_r = np.clip(x + cell // 2, 0, size - 1)
-        out.append(peak[:, np.clip(x, 0, size - 1)] - 0.5 * (mean[:, side_l] + mean[:, side_r]))
+        return peak[:, np.clip(x, 0, size - 1)] - 0.5 * (mean[:, side_l] + mean[:, side_r])
+
+    for axis in (1, 0):
+        r = line_response(sq, axis)[0]
+        r = r if axis == 1 else r.T  # lines vary along the second index
+        out.append(strength(r, 0.15, 0.85))
+        # The far half of every cell's band, each way (see `segment_evidence_shifts`: a frame hugs the grid).
+        far.append(np.stack([strength(r, FAR_BAND[0], FAR_BAND[1]), strength(r, 1 - FAR_BAND[1], 1 - FAR_BAND[0])]))
     # Which square pixels come from inside the photo: warped as bytes (a quarter of the memory traffic of floats)
     seen = cv2.warpPerspective(np.ones(ink.shape[:2], np.uint8), _grid_to_square(H, cell, pad), (size, size),
                                flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT
@@ -619,7 +627,7 @@ def segment_strengths(ink: np.ndarray, H: np.ndarray, cell: int = EV_CELL, pad: 
     cells_dark = core.reshape(len(cells), cell, len(cells), cell)[:, c4:-c4, :, c4:-c4].mean(axis=(1, 3))
     core = seen[m0: m0 + len(cells) * cell, m0: m0 + len(cells) * cell]
     cells_seen = core.reshape(len(cells), cell, len(cells), cell).mean(axis=(1, 3))
-    return out[0], out[1], np.stack([cells_dark, cells_seen])
+    return out[0], out[1], np.stack([cells_dark, cells_seen]), far[0], far[1]
 
 
 def checkerboard(dark: np.ndarray) -> float:
@@ -646,7 +654,13 @@ def segment_evidence_shifts(segs: tuple[np.ndarray, np.ndarray, np.ndarray], shi
                             ) -> list[float]:
     """`segment_evidence(segs, dx, dy)` for every (dx, dy) of `shifts`, the medians and means of all shifts
     taken in one batch (`best_shift` tries 81). Same numbers as one shift at a time."""
-    v, h, (dark, seen) = segs
+    v, h, (dark, seen) = segs[:3]
+    # Just outside the grid, the perpendicular lines are measured in the half of the strip away from the grid
+    # when its far halves are given (`segment_strengths`): the game's pad wraps its grid in a decorated band
+    # (ruler ticks, blocks changing at every cell line) within a third of a cell of its edge, which says
+    # nothing about the lattice going on; squared paper, a chequered cloth or a comb a cell off go on across
+    # the whole strip.
+    v_lo, v_hi, h_lo, h_hi = (v, v, h, h) if len(segs) < 5 else (segs[3][0], segs[3][1], segs[4][0], segs[4][1])
     o = (v.shape[1] - N_LINES) // 2  # index of line 0 (and of cell 0)
     n, G = len(shifts), GRID_SIZE
     x0s = [o + dx for dx, _ in shifts]
@@ -660,10 +674,10 @@ def segment_evidence_shifts(segs: tuple[np.ndarray, np.ndarray, np.ndarray], shi
     cov_h = np.minimum(inner_h / safe[..., None], 1).clip(0).mean(axis=(1, 2))
     # Beyond the photo's edge nobody can see the lattice stop: a strip of cells out of the frame counts as
     # half continuing (a chequered cloth or tiled floor runs off the photo; a sheet's grid seldom does).
-    outer = [np.stack([v[y0 - 1, x0: x0 + N_LINES] for x0, y0 in pos]),
-             np.stack([v[y0 + G, x0: x0 + N_LINES] for x0, y0 in pos]),
-             np.stack([h[x0 - 1, y0: y0 + N_LINES] for x0, y0 in pos]),
-             np.stack([h[x0 + G, y0: y0 + N_LINES] for x0, y0 in pos])]
+    outer = [np.stack([v_lo[y0 - 1, x0: x0 + N_LINES] for x0, y0 in pos]),
+             np.stack([v_hi[y0 + G, x0: x0 + N_LINES] for x0, y0 in pos]),
+             np.stack([h_lo[x0 - 1, y0: y0 + N_LINES] for x0, y0 in pos]),
+             np.stack([h_hi[x0 + G, y0: y0 + N_LINES] for x0, y0 in pos])]
     conts = [np.median(np.clip(a / safe, 0, 1), axis=1) for a in outer]
     out = []
     for k, (x0, y0) in enumerate(pos):
@@ -787,16 +801,18 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
     quads = candidate_quads(gray, darkest)
     for qi, quad in enumerate(quads):
         got = _candidate_lattice(ink, quad)
-        tries = [] if got is None else [got[0]]
+        tries = [] if got is None else [(got[0], False)]
         if qi < len(quads) - 1 and squarish(quad):
             # The outline itself as the grid's border: the pad's frame and a print's thick border hug the grid,
             # and its faint or heavily filled lattice may lose the comb to the frame or the fills' edges.
-            tries.append(quad)
-        for t, corners in enumerate(tries):
+            tries.append((quad, True))
+        if qi < len(quads) - 1:
+            # A page-like outline may be the game's own pad: its layout puts the grid inside (a cell or so off).
+            tries.extend((g, True) for g in pad_grid_quads(quad))
+        for corners, outline in tries:
             if cv2.contourArea(corners.astype(np.float32)) < 0.02 * small.shape[0] * small.shape[1]:
                 continue
             H0 = cv2.getPerspectiveTransform(unit, corners.astype(np.float32)).astype(np.float64)
-            outline = t == len(tries) - 1 and quad is tries[-1]
             # An outline that is the grid's border (or a frame round it) is at most a cell off it.
             H, ev, ev0 = shift_search(ink, H0, HUG_SHIFT if outline else SHIFT_MAX)
             found.append((ev + 0.05 * float(np.clip(lattice_score(ink, H), -3.0, 6.0)), H))
