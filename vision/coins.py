@@ -12,6 +12,7 @@ from vision.geometry import Canon
 FILLED_COVERAGE = 0.3  # share of the inner disc that must carry ink
 INK_T = 0.25
 MARK_GAP = 0.08  # luminance darkness step between printed and marked coins on a sheet that is not ours
+MARK_SHARE = 0.25  # ... and the share of the way from the unmarked level to the darkest circle a mark must reach
 
 
 @dataclass(frozen=True)
@@ -76,17 +77,22 @@ def find_coin_track(gray: np.ndarray, canon: Canon) -> CoinTrack | None:
     if bottom - top < cell or right - left < 4 * cell:
         return None
     band = cv2.GaussianBlur(gray[top:bottom, left:right], (0, 0), 1.0)
-    circles = cv2.HoughCircles(band, cv2.HOUGH_GRADIENT, dp=1, minDist=0.45 * cell, param1=80, param2=14,
-                               minRadius=int(0.15 * cell), maxRadius=int(0.42 * cell))
-    if circles is None:
-        return None
-    c = circles[0]
     best: np.ndarray | None = None
-    for cy in c[:, 1]:
-        row = c[np.abs(c[:, 1] - cy) < 0.15 * cell]
-        row = row[np.abs(row[:, 2] - np.median(row[:, 2])) < 0.25 * np.median(row[:, 2])]
-        if best is None or len(row) > len(best):
-            best = row
+    # A blurred photo (hand shake, focus) leaves the rings weak: a second, more permissive vote when the
+    # first finds no row; the row of at least `MIN_TRACK` alike circles guards against stray ones.
+    for votes in (14, 10):
+        circles = cv2.HoughCircles(band, cv2.HOUGH_GRADIENT, dp=1, minDist=0.45 * cell, param1=80, param2=votes,
+                                   minRadius=int(0.15 * cell), maxRadius=int(0.42 * cell))
+        if circles is None:
+            continue
+        c = circles[0]
+        for cy in c[:, 1]:
+            row = c[np.abs(c[:, 1] - cy) < 0.15 * cell]
+            row = row[np.abs(row[:, 2] - np.median(row[:, 2])) < 0.25 * np.median(row[:, 2])]
+            if best is None or len(row) > len(best):
+                best = row
+        if best is not None and len(best) >= MIN_TRACK:
+            break
     if best is None or len(best) < MIN_TRACK:
         return None
     best = best[np.argsort(best[:, 0])]
@@ -143,6 +149,38 @@ def ring_score(grad: np.ndarray, centres: np.ndarray, radius: float) -> float:
     return float(np.where(inside, ring - on(centres, 2.0 * radius), 0.0).mean())
 
 
+PAD_TRACK = (0.71, 1.42, 0.22)  # the game's pad: coin pitch, centre row below the grid, radius (cells)
+
+
+def pad_coin_track(gray: np.ndarray, canon: Canon) -> CoinTrack | None:
+    """The game's own pad's track where the circles are too blurred for the Hough vote: 14 rings `PAD_TRACK`
+    apart in a row about 1.4 cells below the grid (measured on scans of the real pad: 0.71 cell pitch, 1.38–1.42
+    cells down, 0.22 cell radius), its start along the row searched by the rings' edges. None when no
+    placement shows rings clearly (then the sheet has no such track)."""
+    import cv2
+
+    x0, _, x1, y1 = canon.grid_box()
+    cell = canon.cell_px
+    pitch, down, rad = (v * cell for v in PAD_TRACK)
+    grad = ring_edges(cv2.GaussianBlur(gray, (0, 0), 1.0))
+    k = np.arange(COIN_TRACK_SIZE)
+    best = (0.0, None)
+    for dy in np.arange(-0.2, 0.21, 0.05) * cell:
+        for start in np.arange(0.3, 2.0, 0.04) * cell:
+            c = np.c_[x0 + start + pitch * k, np.full(COIN_TRACK_SIZE, y1 + down + dy)]
+            sc = ring_score(grad, c, rad)
+            if sc > best[0]:
+                best = (sc, c)
+    sc, c = best
+    if c is None:
+        return None
+    # A placement half a pitch off (between the circles) as the contrast: rings there mean the row is real.
+    off = ring_score(grad, c + [0.5 * pitch, 0.0], rad)
+    if sc < 1.5 * max(off, 1e-6):
+        return None
+    return CoinTrack(c, rad)
+
+
 def read_coin_track(norm: np.ndarray, canon: Canon, fallback_ink: np.ndarray, shift=None) -> CoinReading:
     """Coins on a sheet that is not ours: find its track, then tell marked circles from the printed ones.
 
@@ -153,7 +191,7 @@ def read_coin_track(norm: np.ndarray, canon: Canon, fallback_ink: np.ndarray, sh
     import cv2
 
     gray = cv2.cvtColor(np.clip(norm * 255, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
-    track = find_coin_track(gray, canon)
+    track = find_coin_track(gray, canon) or pad_coin_track(gray, canon)
     if track is None:
         return read_coins(fallback_ink, canon, shift)
     lum = gray.astype(np.float32) / 255
@@ -187,15 +225,21 @@ def marked_coins(dark: np.ndarray) -> tuple[tuple[bool, ...], float]:
     Every circle of the pad holds the same printed coin, so the unmarked ones are the lightest, alike; a
     mark (a fill, a cross, a scribble) makes a circle clearly darker than them — by however much: a pencil
     fill and a heavy marker fill differ, and splitting at the widest gap between values would take the
-    lighter marks for unmarked. The unmarked level is the lightest circle (a player may mark 13 of the 14);
-    a circle is marked when it is `MARK_GAP` darker.
+    lighter marks for unmarked. The unmarked level is the second lightest circle — one circle lighter than
+    the rest by no more than their own spread is noise (glare, the end of the printed bar), not the only
+    unmarked coin — or the lightest when it stands clearly apart from a tight group (13 of 14 marked alike).
+    A circle is marked when it is `MARK_GAP` darker than that level and a quarter of the way from it to the
+    darkest circle: the printed coins' own readings drift along the track (light, a bent page) by about as
+    much as a faint mark.
     """
     d = np.asarray(dark, dtype=np.float64)
     order = np.sort(d)
-    base = float(order[0])
+    rest = order[1:] if len(order) > 1 else order
+    alone = len(order) > 1 and order[1] - order[0] >= max(MARK_GAP, 2.0 * float(rest[-1] - rest[0]))
+    base = float(order[0] if alone or len(order) < 2 else order[1])
     if order[-1] - base < MARK_GAP:  # all alike: unmarked (or, rarely, every coin marked the same way)
         return (False,) * len(d), 0.5 if order[-1] > 0.35 else 1.0
-    thr = base + MARK_GAP
+    thr = max(base + MARK_GAP, base + MARK_SHARE * float(order[-1] - base))
     filled = tuple(bool(v > thr) for v in d)
     spread = max(order[-1] - order[0], 1e-6)
     certainty = float(min(1.0, np.min(np.abs(d - thr)) / (0.25 * spread)))
