@@ -604,9 +604,11 @@ def segment_strengths(ink: np.ndarray, H: np.ndarray, cell: int = EV_CELL, pad: 
     side_l = np.clip(x - cell // 2, 0, size - 1)
     side_r = np.clip(x + cell // 2, 0, size - 1)
 
-    def strength(r: np.ndarray, lo: float, hi: float) -> np.ndarray:
-        bands = np.stack([r[int((k + pad + lo) * cell): int((k + pad + hi) * cell)].mean(axis=0)
-                          for k in cells]).astype(np.float32)
+    def strength(cs: np.ndarray, lo: float, hi: float) -> np.ndarray:
+        # Band means from the running sum down the rows (three bands per cell for the price of one).
+        a = np.array([int((k + pad + lo) * cell) for k in cells])
+        b = np.array([int((k + pad + hi) * cell) for k in cells])
+        bands = ((cs[b] - cs[a]) / (b - a)[:, None]).astype(np.float32)
         peak = cv2.dilate(bands, np.ones((1, 5), np.uint8))
         mean = cv2.blur(bands, (5, 1))
         return peak[:, np.clip(x, 0, size - 1)] - 0.5 * (mean[:, side_l] + mean[:, side_r])
@@ -614,9 +616,12 @@ def segment_strengths(ink: np.ndarray, H: np.ndarray, cell: int = EV_CELL, pad: 
     for axis in (1, 0):
         r = line_response(sq, axis)[0]
         r = r if axis == 1 else r.T  # lines vary along the second index
-        out.append(strength(r, 0.15, 0.85))
+        cs = np.zeros((r.shape[0] + 1, r.shape[1]), np.float32)
+        np.cumsum(r, axis=0, out=cs[1:])
+        out.append(strength(cs, 0.15, 0.85))
         # The far half of every cell's band, each way (see `segment_evidence_shifts`: a frame hugs the grid).
-        far.append(np.stack([strength(r, FAR_BAND[0], FAR_BAND[1]), strength(r, 1 - FAR_BAND[1], 1 - FAR_BAND[0])]))
+        far.append(np.stack([strength(cs, FAR_BAND[0], FAR_BAND[1]),
+                             strength(cs, 1 - FAR_BAND[1], 1 - FAR_BAND[0])]))
     # Which square pixels come from inside the photo: warped as bytes (a quarter of the memory traffic of floats)
     seen = cv2.warpPerspective(np.ones(ink.shape[:2], np.uint8), _grid_to_square(H, cell, pad), (size, size),
                                flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT
