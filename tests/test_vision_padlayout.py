@@ -197,3 +197,16 @@ def test_a_blurred_pad_coin_track_is_placed_by_its_rings():
     assert track is not None
     assert np.abs(track.centres - want).max() < 0.12 * cell
     assert pad_coin_track(np.full((h, w), 215, np.uint8), canon) is None  # blank paper: no track
+
+
+def test_a_lattice_only_the_pad_layout_proposed_needs_the_printed_mountains():
+    """A notebook page has the pad page's shape and rulings that make a lattice anywhere in it: the layout's guess
+    alone is no map, however well its segments start and stop; confirmed by the printed mountains it is."""
+    from vision.lattice import EVIDENCE_ALONE, Lattice, lattice_accepted
+
+    H, pts = np.eye(3), np.zeros((12, 12, 2))
+    guess = Lattice(H, pts, 0.0, EVIDENCE_ALONE + 0.2, from_layout=True)
+    assert not lattice_accepted(guess, confirm=0.8, min_confirm=3.5)
+    assert lattice_accepted(guess, confirm=6.0, min_confirm=3.5)
+    assert lattice_accepted(Lattice(H, pts, 0.0, EVIDENCE_ALONE + 0.2), confirm=0.8, min_confirm=3.5)
+    assert guess.scaled(0.5).from_layout

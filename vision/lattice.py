@@ -24,7 +24,7 @@ that start and stop with the grid.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -62,6 +62,9 @@ class Lattice:
     points: np.ndarray
     score: float
     evidence: float = 0.0  # `segment_evidence`: 11×11 grid segments present inside and stopping at its edge
+    # Reached only from the game's pad layout inside a page outline (`vision.padlayout`): a guess from the
+    # page, which the pad's printed mountains must confirm (`lattice_accepted`).
+    from_layout: bool = False
 
     def cell_centres(self) -> np.ndarray:
         """11×11×2 pixel centres of the cells, each the mean of its four measured corners (lattice order)."""
@@ -71,7 +74,7 @@ class Lattice:
     def scaled(self, f: float) -> Lattice:
         """The same lattice in an image scaled by `f`."""
         S = np.diag([f, f, 1.0])
-        return Lattice(S @ self.homography, self.points * f, self.score, self.evidence)
+        return Lattice(S @ self.homography, self.points * f, self.score, self.evidence, self.from_layout)
 
 
 def darkest_channel(image: np.ndarray) -> np.ndarray:
@@ -806,41 +809,44 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
     quads = candidate_quads(gray, darkest)
     for qi, quad in enumerate(quads):
         got = _candidate_lattice(ink, quad)
-        tries = [] if got is None else [(got[0], False)]
+        tries = [] if got is None else [(got[0], False, False)]
         if qi < len(quads) - 1 and squarish(quad):
             # The outline itself as the grid's border: the pad's frame and a print's thick border hug the grid,
             # and its faint or heavily filled lattice may lose the comb to the frame or the fills' edges.
-            tries.append((quad, True))
+            tries.append((quad, True, False))
         if qi < len(quads) - 1:
             # A page-like outline may be the game's own pad: its layout puts the grid inside (a cell or so off).
-            tries.extend((g, True) for g in pad_grid_quads(quad))
-        for corners, outline in tries:
+            tries.extend((g, True, True) for g in pad_grid_quads(quad))
+        for corners, outline, layout in tries:
             if cv2.contourArea(corners.astype(np.float32)) < 0.02 * small.shape[0] * small.shape[1]:
                 continue
             H0 = cv2.getPerspectiveTransform(unit, corners.astype(np.float32)).astype(np.float64)
             # An outline that is the grid's border (or a frame round it) is at most a cell off it.
             H, ev, ev0 = shift_search(ink, H0, HUG_SHIFT if outline else SHIFT_MAX)
-            found.append((ev + 0.05 * float(np.clip(lattice_score(ink, H), -3.0, 6.0)), H))
+            found.append((ev + 0.05 * float(np.clip(lattice_score(ink, H), -3.0, 6.0)), H, layout))
             if outline and H is not H0:
                 # An outline hugging a faint grid beside a chequered cloth or a busy margin: the shift search
                 # may prefer a window over the cloth's squares; the outline as it is stays a candidate, for
                 # the printed features to confirm or not.
-                found.append((ev0 + 0.05 * float(np.clip(lattice_score(ink, H0), -3.0, 6.0)), H0))
+                found.append((ev0 + 0.05 * float(np.clip(lattice_score(ink, H0), -3.0, 6.0)), H0, layout))
     found.sort(key=lambda t: -t[0])
     measured = []
-    for _, H in found[: keep + 2]:
+    for _, H, layout in found[: keep + 2]:
         lat = measure(ink, H, rounds=1)
         sc = lattice_score(ink, lat.homography)
         measured.append(Lattice(lat.homography, lat.points, sc,
-                                segment_evidence(segment_strengths(ink, lat.homography))))
+                                segment_evidence(segment_strengths(ink, lat.homography)), layout))
     # The same order as the candidates': a frame or a score table can out-contrast a faint grid, but not
     # start and stop like one. Of the same lattice reached from several outlines, the best measured stays.
     measured.sort(key=lambda t: -(t.evidence + 0.05 * float(np.clip(t.score, -3.0, 6.0))))
     out: list[Lattice] = []
     for lat in measured:
         centre = lat.points.mean(axis=(0, 1))
-        if not any(np.linalg.norm(centre - o.points.mean(axis=(0, 1))) < 2 for o in out):
+        same = [i for i, o in enumerate(out) if np.linalg.norm(centre - o.points.mean(axis=(0, 1))) < 2]
+        if not same:
             out.append(lat)
+        elif not lat.from_layout and out[same[0]].from_layout:
+            out[same[0]] = replace(out[same[0]], from_layout=False)  # reached without the layout's guess too
     return [lat.scaled(1 / f) for lat in out[:keep]]
 
 
@@ -855,7 +861,7 @@ def remeasure(image: np.ndarray, lat: Lattice) -> Lattice:
     full = measure(ink_map(image[y0:y1, x0:x1]), T @ lat.homography, rounds=1)
     back = np.linalg.inv(T)
     full = Lattice(back @ full.homography, full.points + [x0, y0], full.score)
-    return Lattice(full.homography, full.points, lat.score, lat.evidence)
+    return Lattice(full.homography, full.points, lat.score, lat.evidence, lat.from_layout)
 
 
 def lattice_accepted(lat: Lattice, confirm: float, min_confirm: float) -> bool:
@@ -863,8 +869,10 @@ def lattice_accepted(lat: Lattice, confirm: float, min_confirm: float) -> bool:
     at its edge: hand-ruled and squared grids, whose mountains are drawn differently each time), or the side's
     printed mountains confirm it (`confirm`, a z-score) and its segments do not contradict it (the pad's
     dashed lines on a textured parchment are faint). A brick wall, squared paper, a tiled floor or a
-    chequered cloth go on past any 11×11 window and have no evidence."""
-    if lat.evidence >= EVIDENCE_ALONE:
+    chequered cloth go on past any 11×11 window and have no evidence. A lattice only the pad's layout proposed
+    (inside a page outline) needs the printed mountains' word: a notebook page of the same shape has rulings
+    that make a lattice anywhere."""
+    if lat.evidence >= EVIDENCE_ALONE and not lat.from_layout:
         return True
     return confirm >= min_confirm and (lat.evidence >= EVIDENCE_CONFIRMED or lat.score >= MIN_LATTICE_SCORE)
 
