@@ -207,6 +207,9 @@ def test_a_lattice_only_the_pad_layout_proposed_needs_the_printed_mountains():
     H, pts = np.eye(3), np.zeros((12, 12, 2))
     guess = Lattice(H, pts, 0.0, EVIDENCE_ALONE + 0.2, from_layout=True)
     assert not lattice_accepted(guess, confirm=0.8, min_confirm=3.5)
-    assert lattice_accepted(guess, confirm=6.0, min_confirm=3.5)
+    assert lattice_accepted(guess, confirm=2.0, min_confirm=3.5)  # full evidence: half the mountains' word
+    weak = Lattice(H, pts, 0.0, 0.1, from_layout=True)
+    assert not lattice_accepted(weak, confirm=2.0, min_confirm=3.5)
+    assert lattice_accepted(weak, confirm=4.0, min_confirm=3.5)
     assert lattice_accepted(Lattice(H, pts, 0.0, EVIDENCE_ALONE + 0.2), confirm=0.8, min_confirm=3.5)
     assert guess.scaled(0.5).from_layout

@@ -42,6 +42,7 @@ MIN_LATTICE_SCORE = 1.2  # comb contrast (robust z units) a lattice needs to sta
 OUTER_AGREE = 0.06  # cells: an outer line measured further than this from the inner lattice is a frame
 INNER_AGREE = 0.1  # cells: an inner intersection further than this from the fitted lattice is a mismeasure
 EVIDENCE_ALONE = 0.35  # segment evidence that makes a lattice a map grid without the printed features' word
+LAYOUT_CONFIRM_SHARE = 0.5  # of the printed mountains' confirmation a layout-only lattice with full evidence needs
 EVIDENCE_CONFIRMED = 0.0  # segment evidence enough when the printed mountains confirm the lattice
 MAX_AGREE = 0.45  # cells: the tolerance for uneven (hand-ruled) grids never grows beyond this
 UNEVEN = 0.07  # cells: median deviation of the inner crossings from the homography of a grid ruled by hand
@@ -870,10 +871,10 @@ def lattice_accepted(lat: Lattice, confirm: float, min_confirm: float) -> bool:
     printed mountains confirm it (`confirm`, a z-score) and its segments do not contradict it (the pad's
     dashed lines on a textured parchment are faint). A brick wall, squared paper, a tiled floor or a
     chequered cloth go on past any 11×11 window and have no evidence. A lattice only the pad's layout proposed
-    (inside a page outline) needs the printed mountains' word: a notebook page of the same shape has rulings
-    that make a lattice anywhere."""
-    if lat.evidence >= EVIDENCE_ALONE and not lat.from_layout:
-        return True
+    (inside a page outline) needs the printed mountains' word too, half of it when its segments stand alone: a
+    notebook page of the same shape has rulings that make a lattice anywhere in it, with no mountains there."""
+    if lat.evidence >= EVIDENCE_ALONE:
+        return not lat.from_layout or confirm >= LAYOUT_CONFIRM_SHARE * min_confirm
     return confirm >= min_confirm and (lat.evidence >= EVIDENCE_CONFIRMED or lat.score >= MIN_LATTICE_SCORE)
 
 
