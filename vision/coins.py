@@ -12,6 +12,7 @@ from vision.geometry import Canon
 FILLED_COVERAGE = 0.3  # share of the inner disc that must carry ink
 INK_T = 0.25
 MARK_GAP = 0.08  # luminance darkness step between printed and marked coins on a sheet that is not ours
+MARK_SHARE = 0.25  # ... and the share of the way from the unmarked level to the darkest circle a mark must reach
 
 
 @dataclass(frozen=True)
@@ -76,17 +77,22 @@ def find_coin_track(gray: np.ndarray, canon: Canon) -> CoinTrack | None:
     if bottom - top < cell or right - left < 4 * cell:
         return None
     band = cv2.GaussianBlur(gray[top:bottom, left:right], (0, 0), 1.0)
-    circles = cv2.HoughCircles(band, cv2.HOUGH_GRADIENT, dp=1, minDist=0.45 * cell, param1=80, param2=14,
-                               minRadius=int(0.15 * cell), maxRadius=int(0.42 * cell))
-    if circles is None:
-        return None
-    c = circles[0]
     best: np.ndarray | None = None
-    for cy in c[:, 1]:
-        row = c[np.abs(c[:, 1] - cy) < 0.15 * cell]
-        row = row[np.abs(row[:, 2] - np.median(row[:, 2])) < 0.25 * np.median(row[:, 2])]
-        if best is None or len(row) > len(best):
-            best = row
+    # A blurred photo (hand shake, focus) leaves the rings weak: a second, more permissive vote when the
+    # first finds no row; the row of at least `MIN_TRACK` alike circles guards against stray ones.
+    for votes in (14, 10):
+        circles = cv2.HoughCircles(band, cv2.HOUGH_GRADIENT, dp=1, minDist=0.45 * cell, param1=80, param2=votes,
+                                   minRadius=int(0.15 * cell), maxRadius=int(0.42 * cell))
+        if circles is None:
+            continue
+        c = circles[0]
+        for cy in c[:, 1]:
+            row = c[np.abs(c[:, 1] - cy) < 0.15 * cell]
+            row = row[np.abs(row[:, 2] - np.median(row[:, 2])) < 0.25 * np.median(row[:, 2])]
+            if best is None or len(row) > len(best):
+                best = row
+        if best is not None and len(best) >= MIN_TRACK:
+            break
     if best is None or len(best) < MIN_TRACK:
         return None
     best = best[np.argsort(best[:, 0])]
@@ -99,11 +105,80 @@ def find_coin_track(gray: np.ndarray, canon: Canon) -> CoinTrack | None:
         return None
     A = np.c_[idx, np.ones_like(idx)]
     (px, ax), (py, ay) = (np.linalg.lstsq(A, best[:, k], rcond=None)[0] for k in (0, 1))
-    # the row may miss circles at either end (a player's big scribble): centre the 14 on the found ones
-    first = -int((COIN_TRACK_SIZE - 1 - idx.max()) // 2) if idx.max() < COIN_TRACK_SIZE - 1 else 0
+    # The row may miss circles at either end (a filled coin loses its ring to the Hough transform, a big
+    # scribble covers one): of the placements of the 14 that hold the found ones, the one whose every
+    # position shows a ring (the printed circles end where the track ends) wins; ties go to the middle.
+    r_med = float(np.median(best[:, 2]))
+    firsts = list(range(-(COIN_TRACK_SIZE - 1 - int(idx.max())), 1))
+    middle = -int((COIN_TRACK_SIZE - 1 - idx.max()) // 2)
+    grad = ring_edges(band)
+
+    def placed(f: int) -> float:
+        kk = np.arange(f, f + COIN_TRACK_SIZE)
+        return ring_score(grad, np.c_[ax + px * kk, ay + py * kk], r_med) - 1e-3 * abs(f - middle)
+
+    first = max(firsts, key=placed)
     k = np.arange(first, first + COIN_TRACK_SIZE)
     centres = np.c_[ax + px * k + left, ay + py * k + top]
     return CoinTrack(centres, float(np.median(best[:, 2])))
+
+
+def ring_edges(gray: np.ndarray) -> np.ndarray:
+    """Gradient magnitude of a gray band (float): where circles' rings show."""
+    import cv2
+
+    g = gray.astype(np.float32)
+    return cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
+
+
+def ring_score(grad: np.ndarray, centres: np.ndarray, radius: float) -> float:
+    """Mean over `centres` of the edge strength on a circle of `radius` (24 samples, the best of ±15 % radius)
+    less that on a circle of twice the radius: a printed ring, marked or not, is an edge all round; the paper
+    past the track's end is not."""
+    h, w = grad.shape
+    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    cos, sin = np.cos(a), np.sin(a)
+
+    def on(c: np.ndarray, r: float) -> np.ndarray:
+        x = np.clip(np.round(c[:, None, 0] + r * cos), 0, w - 1).astype(int)
+        y = np.clip(np.round(c[:, None, 1] + r * sin), 0, h - 1).astype(int)
+        return grad[y, x].mean(axis=1)
+
+    ring = np.max([on(centres, f * radius) for f in (0.85, 1.0, 1.15)], axis=0)
+    inside = (centres[:, 0] >= 0) & (centres[:, 0] < w)
+    return float(np.where(inside, ring - on(centres, 2.0 * radius), 0.0).mean())
+
+
+PAD_TRACK = (0.71, 1.42, 0.22)  # the game's pad: coin pitch, centre row below the grid, radius (cells)
+
+
+def pad_coin_track(gray: np.ndarray, canon: Canon) -> CoinTrack | None:
+    """The game's own pad's track where the circles are too blurred for the Hough vote: 14 rings `PAD_TRACK`
+    apart in a row about 1.4 cells below the grid (measured on scans of the real pad: 0.71 cell pitch, 1.38–1.42
+    cells down, 0.22 cell radius), its start along the row searched by the rings' edges. None when no
+    placement shows rings clearly (then the sheet has no such track)."""
+    import cv2
+
+    x0, _, x1, y1 = canon.grid_box()
+    cell = canon.cell_px
+    pitch, down, rad = (v * cell for v in PAD_TRACK)
+    grad = ring_edges(cv2.GaussianBlur(gray, (0, 0), 1.0))
+    k = np.arange(COIN_TRACK_SIZE)
+    best = (0.0, None)
+    for dy in np.arange(-0.2, 0.21, 0.05) * cell:
+        for start in np.arange(0.3, 2.0, 0.04) * cell:
+            c = np.c_[x0 + start + pitch * k, np.full(COIN_TRACK_SIZE, y1 + down + dy)]
+            sc = ring_score(grad, c, rad)
+            if sc > best[0]:
+                best = (sc, c)
+    sc, c = best
+    if c is None:
+        return None
+    # A placement half a pitch off (between the circles) as the contrast: rings there mean the row is real.
+    off = ring_score(grad, c + [0.5 * pitch, 0.0], rad)
+    if sc < 1.5 * max(off, 1e-6):
+        return None
+    return CoinTrack(c, rad)
 
 
 def read_coin_track(norm: np.ndarray, canon: Canon, fallback_ink: np.ndarray, shift=None) -> CoinReading:
@@ -116,30 +191,56 @@ def read_coin_track(norm: np.ndarray, canon: Canon, fallback_ink: np.ndarray, sh
     import cv2
 
     gray = cv2.cvtColor(np.clip(norm * 255, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
-    track = find_coin_track(gray, canon)
+    track = find_coin_track(gray, canon) or pad_coin_track(gray, canon)
     if track is None:
         return read_coins(fallback_ink, canon, shift)
     lum = gray.astype(np.float32) / 255
+    d = np.array([coin_darkness(lum, cx, cy, track.radius) for cx, cy in track.centres])
+    filled, certainty = marked_coins(d)
+    return CoinReading(sum(filled), filled, certainty)
+
+
+def coin_darkness(lum: np.ndarray, cx: float, cy: float, radius: float) -> float:
+    """How much darker a circle's inner disc (60 % of the radius) is than the paper just around its ring
+    (1.3–1.7 radii): the light falling across the track (a shadow, a lamp's gradient) cancels out."""
     h, w = lum.shape
-    dark = []
-    for cx, cy in track.centres:
-        r = 0.6 * track.radius
-        xa, xb = max(0, int(cx - r)), min(w, int(cx + r) + 1)
-        ya, yb = max(0, int(cy - r)), min(h, int(cy + r) + 1)
-        if xa >= xb or ya >= yb:
-            dark.append(0.0)
-            continue
-        yy, xx = np.mgrid[ya:yb, xa:xb]
-        disc = (xx - cx) ** 2 + (yy - cy) ** 2 <= r * r
-        dark.append(float(1 - lum[ya:yb, xa:xb][disc].mean()) if disc.any() else 0.0)
-    d = np.array(dark)
+    r_out = 1.7 * radius
+    xa, xb = max(0, int(cx - r_out)), min(w, int(cx + r_out) + 1)
+    ya, yb = max(0, int(cy - r_out)), min(h, int(cy + r_out) + 1)
+    if xa >= xb or ya >= yb:
+        return 0.0
+    yy, xx = np.mgrid[ya:yb, xa:xb]
+    rr = np.hypot(xx - cx, yy - cy)
+    patch = lum[ya:yb, xa:xb]
+    disc, ring = rr <= 0.6 * radius, (rr >= 1.3 * radius) & (rr <= r_out)
+    if not disc.any():
+        return 0.0
+    around = float(patch[ring].mean()) if ring.any() else 1.0
+    return around - float(patch[disc].mean())
+
+
+def marked_coins(dark: np.ndarray) -> tuple[tuple[bool, ...], float]:
+    """Which circles are marked, from each one's `coin_darkness`, and the certainty of the least sure one.
+
+    Every circle of the pad holds the same printed coin, so the unmarked ones are the lightest, alike; a
+    mark (a fill, a cross, a scribble) makes a circle clearly darker than them — by however much: a pencil
+    fill and a heavy marker fill differ, and splitting at the widest gap between values would take the
+    lighter marks for unmarked. The unmarked level is the second lightest circle — one circle lighter than
+    the rest by no more than their own spread is noise (glare, the end of the printed bar), not the only
+    unmarked coin — or the lightest when it stands clearly apart from a tight group (13 of 14 marked alike).
+    A circle is marked when it is `MARK_GAP` darker than that level and a quarter of the way from it to the
+    darkest circle: the printed coins' own readings drift along the track (light, a bent page) by about as
+    much as a faint mark.
+    """
+    d = np.asarray(dark, dtype=np.float64)
     order = np.sort(d)
-    gaps = np.diff(order)
-    k = int(np.argmax(gaps))
-    if gaps[k] < MARK_GAP:  # all alike: unmarked (or, rarely, every coin marked the same way)
-        return CoinReading(0, (False,) * len(d), 0.5 if order[-1] > 0.35 else 1.0)
-    thr = (order[k] + order[k + 1]) / 2
+    rest = order[1:] if len(order) > 1 else order
+    alone = len(order) > 1 and order[1] - order[0] >= max(MARK_GAP, 2.0 * float(rest[-1] - rest[0]))
+    base = float(order[0] if alone or len(order) < 2 else order[1])
+    if order[-1] - base < MARK_GAP:  # all alike: unmarked (or, rarely, every coin marked the same way)
+        return (False,) * len(d), 0.5 if order[-1] > 0.35 else 1.0
+    thr = max(base + MARK_GAP, base + MARK_SHARE * float(order[-1] - base))
     filled = tuple(bool(v > thr) for v in d)
     spread = max(order[-1] - order[0], 1e-6)
     certainty = float(min(1.0, np.min(np.abs(d - thr)) / (0.25 * spread)))
-    return CoinReading(sum(filled), filled, certainty)
+    return filled, certainty

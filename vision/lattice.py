@@ -24,13 +24,14 @@ that start and stop with the grid.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
+from vision.padlayout import pad_grid_quads
 
 N_LINES = GRID_SIZE + 1
 WORK_SIDE = 1000  # long side of the copy the candidates are searched on
@@ -41,6 +42,7 @@ MIN_LATTICE_SCORE = 1.2  # comb contrast (robust z units) a lattice needs to sta
 OUTER_AGREE = 0.06  # cells: an outer line measured further than this from the inner lattice is a frame
 INNER_AGREE = 0.1  # cells: an inner intersection further than this from the fitted lattice is a mismeasure
 EVIDENCE_ALONE = 0.35  # segment evidence that makes a lattice a map grid without the printed features' word
+LAYOUT_CONFIRM_SHARE = 0.5  # of the printed mountains' confirmation a layout-only lattice with full evidence needs
 EVIDENCE_CONFIRMED = 0.0  # segment evidence enough when the printed mountains confirm the lattice
 MAX_AGREE = 0.45  # cells: the tolerance for uneven (hand-ruled) grids never grows beyond this
 UNEVEN = 0.07  # cells: median deviation of the inner crossings from the homography of a grid ruled by hand
@@ -61,6 +63,9 @@ class Lattice:
     points: np.ndarray
     score: float
     evidence: float = 0.0  # `segment_evidence`: 11×11 grid segments present inside and stopping at its edge
+    # Reached only from the game's pad layout inside a page outline (`vision.padlayout`): a guess from the
+    # page, which the pad's printed mountains must confirm (`lattice_accepted`).
+    from_layout: bool = False
 
     def cell_centres(self) -> np.ndarray:
         """11×11×2 pixel centres of the cells, each the mean of its four measured corners (lattice order)."""
@@ -70,7 +75,7 @@ class Lattice:
     def scaled(self, f: float) -> Lattice:
         """The same lattice in an image scaled by `f`."""
         S = np.diag([f, f, 1.0])
-        return Lattice(S @ self.homography, self.points * f, self.score, self.evidence)
+        return Lattice(S @ self.homography, self.points * f, self.score, self.evidence, self.from_layout)
 
 
 def darkest_channel(image: np.ndarray) -> np.ndarray:
@@ -635,14 +640,16 @@ UNSEEN_CONTINUES = 0.5  # how much a strip of cells outside the photo counts as 
 SHIFT_MAX = 4  # cells: the furthest whole-cell shift `best_shift` tries each way
 HUG_SHIFT = 1  # cells: the same for an outline taken as the grid's own border
 CHECKER_MAX = 0.6  # `checkerboard` likeness above which a lattice is a chequered cloth, not a map
+FAR_BAND = (0.05, 0.6)  # the part of a strip of cells outside the grid, away from it, where its lines must stop
 EV_CELL, EV_PAD = 24, 2.5  # grid frame of the segment evidence: px per cell, cells of margin (two shifts each way)
 
 
 def segment_strengths(ink: np.ndarray, H: np.ndarray, cell: int = EV_CELL, pad: float = EV_PAD
-                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                      ) -> tuple[np.ndarray, ...]:
     """Strength of every line segment around the lattice at `H`: (vertical, horizontal), each cells × lines,
     and, stacked, the mean ink of every cell's middle and the share of every cell inside the photo (2 × cells ×
-    cells, same cell range).
+    cells, same cell range); then the vertical and horizontal strengths again measured in each far part of the
+    cells' bands only (2 × cells × lines each, `FAR_BAND`).
 
     `vertical[k, j]` is how much line j (x = j − 2, counted in grid units from −2 to 13) stands out of the
     paper beside it along row cell k (−2 … 12): the peak of the line response within ±2 px of where the line
@@ -656,18 +663,29 @@ def segment_strengths(ink: np.ndarray, H: np.ndarray, cell: int = EV_CELL, pad: 
     n_lo = int(np.floor(pad))
     lines = np.arange(-n_lo, GRID_SIZE + n_lo + 1)
     cells = np.arange(-n_lo, GRID_SIZE + n_lo)
-    out = []
+    out, far = [], []
+    x = np.round((lines + pad) * cell).astype(int)
+    side_l = np.clip(x - cell // 2, 0, size - 1)
+    side_r = np.clip(x + cell // 2, 0, size - 1)
+
+    def strength(cs: np.ndarray, lo: float, hi: float) -> np.ndarray:
+        # Band means from the running sum down the rows (three bands per cell for the price of one).
+        a = np.array([int((k + pad + lo) * cell) for k in cells])
+        b = np.array([int((k + pad + hi) * cell) for k in cells])
+        bands = ((cs[b] - cs[a]) / (b - a)[:, None]).astype(np.float32)
+        peak = cv2.dilate(bands, np.ones((1, 5), np.uint8))
+        mean = cv2.blur(bands, (5, 1))
+        return peak[:, np.clip(x, 0, size - 1)] - 0.5 * (mean[:, side_l] + mean[:, side_r])
+
     for axis in (1, 0):
         r = line_response(sq, axis)[0]
         r = r if axis == 1 else r.T  # lines vary along the second index
-        bands = band_means(r, [int((k + pad + 0.15) * cell) for k in cells],
-                           [int((k + pad + 0.85) * cell) for k in cells]).astype(np.float32)
-        peak = cv2.dilate(bands, np.ones((1, 5), np.uint8))
-        mean = cv2.blur(bands, (5, 1))
-        x = np.round((lines + pad) * cell).astype(int)
-        side_l = np.clip(x - cell // 2, 0, size - 1)
-        side_r = np.clip(x + cell // 2, 0, size - 1)
-        out.append(peak[:, np.clip(x, 0, size - 1)] - 0.5 * (mean[:, side_l] + mean[:, side_r]))
+        cs = np.zeros((r.shape[0] + 1, r.shape[1]), np.float32)
+        np.cumsum(r, axis=0, out=cs[1:])
+        out.append(strength(cs, 0.15, 0.85))
+        # The far half of every cell's band, each way (see `segment_evidence_shifts`: a frame hugs the grid).
+        far.append(np.stack([strength(cs, FAR_BAND[0], FAR_BAND[1]),
+                             strength(cs, 1 - FAR_BAND[1], 1 - FAR_BAND[0])]))
     # Which square pixels come from inside the photo: warped as bytes (a quarter of the memory traffic of floats)
     seen = cv2.warpPerspective(np.ones(ink.shape[:2], np.uint8), _grid_to_square(H, cell, pad), (size, size),
                                flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT
@@ -678,7 +696,7 @@ def segment_strengths(ink: np.ndarray, H: np.ndarray, cell: int = EV_CELL, pad: 
     cells_dark = core.reshape(len(cells), cell, len(cells), cell)[:, c4:-c4, :, c4:-c4].mean(axis=(1, 3))
     core = seen[m0: m0 + len(cells) * cell, m0: m0 + len(cells) * cell]
     cells_seen = core.reshape(len(cells), cell, len(cells), cell).mean(axis=(1, 3))
-    return out[0], out[1], np.stack([cells_dark, cells_seen])
+    return out[0], out[1], np.stack([cells_dark, cells_seen]), far[0], far[1]
 
 
 def checkerboard(dark: np.ndarray) -> float:
@@ -696,7 +714,7 @@ def checkerboard_many(dark: np.ndarray) -> np.ndarray:
     return np.abs((d * sign).mean(axis=(1, 2))) / (np.sqrt((d ** 2).mean(axis=(1, 2))) + 1e-6)
 
 
-def segment_evidence(segs: tuple[np.ndarray, np.ndarray, np.ndarray], dx: int = 0, dy: int = 0) -> float:
+def segment_evidence(segs: tuple[np.ndarray, ...], dx: int = 0, dy: int = 0) -> float:
     """How well the segments say "an 11×11 grid starts and stops here" for the lattice shifted (dx, dy) cells.
 
     Inside, every one of the 2 × 11 × 12 segments should be there (the share present, each counted up to the
@@ -708,11 +726,17 @@ def segment_evidence(segs: tuple[np.ndarray, np.ndarray, np.ndarray], dx: int = 
     return segment_evidence_shifts(segs, [(dx, dy)])[0]
 
 
-def segment_evidence_shifts(segs: tuple[np.ndarray, np.ndarray, np.ndarray], shifts: list[tuple[int, int]]
+def segment_evidence_shifts(segs: tuple[np.ndarray, ...], shifts: list[tuple[int, int]]
                             ) -> list[float]:
     """`segment_evidence(segs, dx, dy)` for every (dx, dy) of `shifts`, the medians and means of all shifts
     taken in one batch (`best_shift` tries 81). Same numbers as one shift at a time."""
-    v, h, (dark, seen) = segs
+    v, h, (dark, seen) = segs[:3]
+    # Just outside the grid, the perpendicular lines are measured in the half of the strip away from the grid
+    # when its far halves are given (`segment_strengths`): the game's pad wraps its grid in a decorated band
+    # (ruler ticks, blocks changing at every cell line) within a third of a cell of its edge, which says
+    # nothing about the lattice going on; squared paper, a chequered cloth or a comb a cell off go on across
+    # the whole strip.
+    v_lo, v_hi, h_lo, h_hi = (v, v, h, h) if len(segs) < 5 else (segs[3][0], segs[3][1], segs[4][0], segs[4][1])
     o = (v.shape[1] - N_LINES) // 2  # index of line 0 (and of cell 0)
     n, G = len(shifts), GRID_SIZE
     x0s = [o + dx for dx, _ in shifts]
@@ -726,10 +750,10 @@ def segment_evidence_shifts(segs: tuple[np.ndarray, np.ndarray, np.ndarray], shi
     cov_h = np.minimum(inner_h / safe[..., None], 1).clip(0).mean(axis=(1, 2))
     # Beyond the photo's edge nobody can see the lattice stop: a strip of cells out of the frame counts as
     # half continuing (a chequered cloth or tiled floor runs off the photo; a sheet's grid seldom does).
-    outer = [np.stack([v[y0 - 1, x0: x0 + N_LINES] for x0, y0 in pos]),
-             np.stack([v[y0 + G, x0: x0 + N_LINES] for x0, y0 in pos]),
-             np.stack([h[x0 - 1, y0: y0 + N_LINES] for x0, y0 in pos]),
-             np.stack([h[x0 + G, y0: y0 + N_LINES] for x0, y0 in pos])]
+    outer = [np.stack([v_lo[y0 - 1, x0: x0 + N_LINES] for x0, y0 in pos]),
+             np.stack([v_hi[y0 + G, x0: x0 + N_LINES] for x0, y0 in pos]),
+             np.stack([h_lo[x0 - 1, y0: y0 + N_LINES] for x0, y0 in pos]),
+             np.stack([h_hi[x0 + G, y0: y0 + N_LINES] for x0, y0 in pos])]
     conts = np.stack([np.median(np.clip(a / safe, 0, 1), axis=1) for a in outer])  # (4 edges, shifts)
     # The checkerboard test and the unseen strips of every shift at once (the same sums, one array step each).
     checker = checkerboard_many(np.stack([dark[y0: y0 + G, x0: x0 + G] for x0, y0 in pos]))
@@ -852,39 +876,44 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
     quads = candidate_quads(gray, darkest)
     for qi, quad in enumerate(quads):
         got = _candidate_lattice(ink, quad)
-        tries = [] if got is None else [got[0]]
+        tries = [] if got is None else [(got[0], False, False)]
         if qi < len(quads) - 1 and squarish(quad):
             # The outline itself as the grid's border: the pad's frame and a print's thick border hug the grid,
             # and its faint or heavily filled lattice may lose the comb to the frame or the fills' edges.
-            tries.append(quad)
-        for t, corners in enumerate(tries):
+            tries.append((quad, True, False))
+        if qi < len(quads) - 1:
+            # A page-like outline may be the game's own pad: its layout puts the grid inside (a cell or so off).
+            tries.extend((g, True, True) for g in pad_grid_quads(quad))
+        for corners, outline, layout in tries:
             if cv2.contourArea(corners.astype(np.float32)) < 0.02 * small.shape[0] * small.shape[1]:
                 continue
             H0 = cv2.getPerspectiveTransform(unit, corners.astype(np.float32)).astype(np.float64)
-            outline = t == len(tries) - 1 and quad is tries[-1]
             # An outline that is the grid's border (or a frame round it) is at most a cell off it.
             H, ev, ev0 = shift_search(ink, H0, HUG_SHIFT if outline else SHIFT_MAX)
-            found.append((ev + 0.05 * float(np.clip(lattice_score(ink, H), -3.0, 6.0)), H))
+            found.append((ev + 0.05 * float(np.clip(lattice_score(ink, H), -3.0, 6.0)), H, layout))
             if outline and H is not H0:
                 # An outline hugging a faint grid beside a chequered cloth or a busy margin: the shift search
                 # may prefer a window over the cloth's squares; the outline as it is stays a candidate, for
                 # the printed features to confirm or not.
-                found.append((ev0 + 0.05 * float(np.clip(lattice_score(ink, H0), -3.0, 6.0)), H0))
+                found.append((ev0 + 0.05 * float(np.clip(lattice_score(ink, H0), -3.0, 6.0)), H0, layout))
     found.sort(key=lambda t: -t[0])
     measured = []
-    for _, H in found[: keep + 2]:
+    for _, H, layout in found[: keep + 2]:
         lat = measure(ink, H, rounds=1)
         sc = lattice_score(ink, lat.homography)
         measured.append(Lattice(lat.homography, lat.points, sc,
-                                segment_evidence(segment_strengths(ink, lat.homography))))
+                                segment_evidence(segment_strengths(ink, lat.homography)), layout))
     # The same order as the candidates': a frame or a score table can out-contrast a faint grid, but not
     # start and stop like one. Of the same lattice reached from several outlines, the best measured stays.
     measured.sort(key=lambda t: -(t.evidence + 0.05 * float(np.clip(t.score, -3.0, 6.0))))
     out: list[Lattice] = []
     for lat in measured:
         centre = lat.points.mean(axis=(0, 1))
-        if not any(np.linalg.norm(centre - o.points.mean(axis=(0, 1))) < 2 for o in out):
+        same = [i for i, o in enumerate(out) if np.linalg.norm(centre - o.points.mean(axis=(0, 1))) < 2]
+        if not same:
             out.append(lat)
+        elif not lat.from_layout and out[same[0]].from_layout:
+            out[same[0]] = replace(out[same[0]], from_layout=False)  # reached without the layout's guess too
     return [lat.scaled(1 / f) for lat in out[:keep]]
 
 
@@ -899,7 +928,7 @@ def remeasure(image: np.ndarray, lat: Lattice) -> Lattice:
     full = measure(ink_map(image[y0:y1, x0:x1]), T @ lat.homography, rounds=1)
     back = np.linalg.inv(T)
     full = Lattice(back @ full.homography, full.points + [x0, y0], full.score)
-    return Lattice(full.homography, full.points, lat.score, lat.evidence)
+    return Lattice(full.homography, full.points, lat.score, lat.evidence, lat.from_layout)
 
 
 def lattice_accepted(lat: Lattice, confirm: float, min_confirm: float) -> bool:
@@ -907,9 +936,11 @@ def lattice_accepted(lat: Lattice, confirm: float, min_confirm: float) -> bool:
     at its edge: hand-ruled and squared grids, whose mountains are drawn differently each time), or the side's
     printed mountains confirm it (`confirm`, a z-score) and its segments do not contradict it (the pad's
     dashed lines on a textured parchment are faint). A brick wall, squared paper, a tiled floor or a
-    chequered cloth go on past any 11×11 window and have no evidence."""
+    chequered cloth go on past any 11×11 window and have no evidence. A lattice only the pad's layout proposed
+    (inside a page outline) needs the printed mountains' word too, half of it when its segments stand alone: a
+    notebook page of the same shape has rulings that make a lattice anywhere in it, with no mountains there."""
     if lat.evidence >= EVIDENCE_ALONE:
-        return True
+        return not lat.from_layout or confirm >= LAYOUT_CONFIRM_SHARE * min_confirm
     return confirm >= min_confirm and (lat.evidence >= EVIDENCE_CONFIRMED or lat.score >= MIN_LATTICE_SCORE)
 
 
