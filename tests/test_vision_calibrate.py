@@ -331,3 +331,14 @@ def test_pool_adjacent_violators_merges_until_the_share_right_never_falls():
     # the weighted mean of the share right is kept (what an isotonic fit preserves)
     assert np.isclose(sum(b[1] * b[2] for b in pooled), sum(b[1] * b[2] for b in blocks))
     assert blocks[1] == [0.2, 0.3, 1.0]  # the input is left as it was
+
+
+def test_a_refit_is_written_only_when_it_wins_on_the_held_back_third_and_on_the_check_range():
+    s = script()
+    chosen = {"held_back_silent": 85, "held_back_flagged": 2660, "held_back_silent_as_read": 116,
+              "flag_budget": 2909}
+    assert s.refusal({"better": True, "chosen": chosen}, (296, 290)) is None
+    assert s.refusal({"better": True, "chosen": chosen}, None) is None  # no check photos: the held-back third decides
+    # session 6: better on the held-back third, more silent errors on the check range
+    assert "366 silent" in s.refusal({"better": True, "chosen": chosen}, (296, 366))
+    assert "held-back" in s.refusal({"better": False, "chosen": chosen}, (296, 200))
