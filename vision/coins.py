@@ -149,6 +149,25 @@ def ring_score(grad: np.ndarray, centres: np.ndarray, radius: float) -> float:
     return float(np.where(inside, ring - on(centres, 2.0 * radius), 0.0).mean())
 
 
+def ring_scores(grad: np.ndarray, centres: np.ndarray, radius: float) -> np.ndarray:
+    """`ring_score` of many placements at once: `centres` (placements × circles × 2) → one score each.
+
+    The same arithmetic, element for element, as `ring_score` on each placement (each circle's 24 samples and
+    each placement's circles are reduced along their own contiguous last axis): bit-identical, one gather."""
+    h, w = grad.shape
+    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    cos, sin = np.cos(a), np.sin(a)
+
+    def on(c: np.ndarray, r: float) -> np.ndarray:
+        x = np.clip(np.round(c[..., None, 0] + r * cos), 0, w - 1).astype(int)
+        y = np.clip(np.round(c[..., None, 1] + r * sin), 0, h - 1).astype(int)
+        return grad[y, x].mean(axis=-1)
+
+    ring = np.max([on(centres, f * radius) for f in (0.85, 1.0, 1.15)], axis=0)
+    inside = (centres[..., 0] >= 0) & (centres[..., 0] < w)
+    return np.where(inside, ring - on(centres, 2.0 * radius), 0.0).mean(axis=-1)
+
+
 PAD_TRACK = (0.71, 1.42, 0.22)  # the game's pad: coin pitch, centre row below the grid, radius (cells)
 
 
@@ -164,16 +183,16 @@ def pad_coin_track(gray: np.ndarray, canon: Canon) -> CoinTrack | None:
     pitch, down, rad = (v * cell for v in PAD_TRACK)
     grad = ring_edges(cv2.GaussianBlur(gray, (0, 0), 1.0))
     k = np.arange(COIN_TRACK_SIZE)
-    best = (0.0, None)
-    for dy in np.arange(-0.2, 0.21, 0.05) * cell:
-        for start in np.arange(0.3, 2.0, 0.04) * cell:
-            c = np.c_[x0 + start + pitch * k, np.full(COIN_TRACK_SIZE, y1 + down + dy)]
-            sc = ring_score(grad, c, rad)
-            if sc > best[0]:
-                best = (sc, c)
-    sc, c = best
-    if c is None:
+    # every placement (rows below the grid × starts along it, row-major as the search used to run), one batch
+    rows, starts = np.meshgrid(np.arange(-0.2, 0.21, 0.05) * cell, np.arange(0.3, 2.0, 0.04) * cell, indexing="ij")
+    xs = (x0 + starts.ravel())[:, None] + pitch * k
+    ys = np.broadcast_to((y1 + down + rows.ravel())[:, None], xs.shape)
+    placements = np.stack([xs, ys], axis=-1)
+    scores = ring_scores(grad, placements, rad)
+    i = int(np.argmax(scores))  # the first best, as the strict `>` of a loop kept it
+    if not scores[i] > 0.0:
         return None
+    sc, c = float(scores[i]), placements[i]
     # A placement half a pitch off (between the circles) as the contrast: rings there mean the row is real.
     off = ring_score(grad, c + [0.5 * pitch, 0.0], rad)
     if sc < 1.5 * max(off, 1e-6):

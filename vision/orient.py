@@ -257,7 +257,11 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     # The margins weigh only the way up: the candidate ranking (`text=False`) uses the confirmation alone.
     paper = paper_cues(image, lattice, tframe, tdark, tpaper)
     # On squared paper every margin is a periodic row: the coin track's cue would only weigh where the page ends.
-    margins = [margin_cue(margin_darkness(frame), k) for k in range(4)] if text and not paper.squared else [0.0] * 4
+    if text and not paper.squared:
+        mdark = margin_darkness(frame)  # the same darkness for the four turns: worked out once
+        margins = [margin_cue(mdark, k) for k in range(4)]
+    else:
+        margins = [0.0] * 4
     paper_total = paper.total(RULINGS_WEIGHT, MARGIN_LINE_WEIGHT, PAGE_WEIGHT)
 
     def peaks(side: str, k: int) -> float:

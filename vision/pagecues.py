@@ -348,8 +348,11 @@ def turn_scores(dark_text: np.ndarray, keep_text: np.ndarray, text_cell: int, te
     r0 = 0.0 if squared else _rulings_of_shares(*shares)
     rulings = np.array([r0, -r0, r0, -r0])
     # a margin line belongs to ruled notebook paper: it counts where the rulings say this frame is upright
-    margin = np.array([margin_line_cue(np.rot90(dark_text, k), np.rot90(keep, k), text_cell, text_pad)
-                       * float(np.clip(rulings[k] / 0.3, 0.0, 1.0)) for k in range(4)])
+    # (looked for only there: elsewhere its weight is 0, and a zero cue adds to the total as the product did)
+    weights = [float(np.clip(rulings[k] / 0.3, 0.0, 1.0)) for k in range(4)]
+    margin = np.array([0.0 if wk == 0.0 else
+                       margin_line_cue(np.rot90(dark_text, k), np.rot90(keep, k), text_cell, text_pad) * wk
+                       for k, wk in enumerate(weights)])
     if page is None:
         pg = np.zeros(4)
     else:
