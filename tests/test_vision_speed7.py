@@ -10,8 +10,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.cartographers.data import COIN_TRACK_LENGTH, GRID_SIZE
-from vision import coins, pagecues
+from companion.cartographers.data import COIN_TRACK_LENGTH, GRID_SIZE, MAPS
+from vision import coins, lattice, orient, pagecues
 from vision.geometry import canon_for
 from vision.upright import TEXT_CELL, TEXT_PAD
 
@@ -89,3 +89,71 @@ def test_turn_scores_total_is_that_of_all_four_margin_cues(seed, ruled):
     assert np.array_equal(cues.margin, ref_margin)  # equal as numbers (a skipped cue is 0.0, its product ±0.0)
     for w in ((1.0, 1.0, 1.0), (0.7, 0.4, 0.0), (0.0, 0.3, 0.5)):
         assert np.array_equal(cues.total(*w), ref.total(*w))
+
+
+def _colour_distances_reference(frame, cell=orient.FRAME_CELL, pad=orient.FRAME_PAD):
+    m = 3
+    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab).astype(np.float32)
+    cols = np.zeros((GRID_SIZE * GRID_SIZE, 3), np.float32)
+    for r in range(GRID_SIZE):
+        for c in range(GRID_SIZE):
+            y, x = (r + pad) * cell + m, (c + pad) * cell + m
+            cols[r * GRID_SIZE + c] = lab[y : y + cell - 2 * m, x : x + cell - 2 * m].reshape(-1, 3).mean(axis=0)
+    cols[:, 0] *= 0.5
+    d = np.linalg.norm(cols[:, None, :] - cols[None, :, :], axis=2)
+    return d / max(float(np.median(d)), 1.0)
+
+
+def _cell_patches_reference(frame_gray, cell=orient.FRAME_CELL, pad=orient.FRAME_PAD):
+    m = 3
+    p = cell - 2 * m
+    out = np.zeros((GRID_SIZE, GRID_SIZE, p, p), np.float32)
+    for r in range(GRID_SIZE):
+        for c in range(GRID_SIZE):
+            y, x = (r + pad) * cell + m, (c + pad) * cell + m
+            out[r, c] = frame_gray[y : y + p, x : x + p]
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_grid_frame_cells_batched_as_one_at_a_time(seed):
+    rng = np.random.default_rng(seed)
+    size = (GRID_SIZE + 2 * orient.FRAME_PAD) * orient.FRAME_CELL
+    frame = rng.integers(0, 256, (size, size, 3), dtype=np.uint8)
+    if seed % 2:
+        frame = cv2.GaussianBlur(frame, (0, 0), 2.5)  # smooth, like a photo's cells
+    assert np.array_equal(orient.colour_distances(frame), _colour_distances_reference(frame))
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    got = orient.cell_patches(gray)
+    assert got.dtype == np.float32 and got.flags.c_contiguous and np.array_equal(got, _cell_patches_reference(gray))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_set_similarity_many_is_set_similarity_of_each(seed):
+    rng = np.random.default_rng(seed)
+    a = rng.normal(size=(121, 40))
+    sim = orient.similarity_matrix(a.reshape(121, 1, 40, 1))
+    sets5, waste = orient.random_cell_sets()
+    for sets in (sets5, waste, np.stack([rng.choice(121, 7, replace=False) for _ in range(20)])):
+        want = np.array([orient._set_similarity(sim, s) for s in sets])
+        assert np.array_equal(orient.set_similarity_many(sim, sets), want)
+        assert float(np.mean(orient.set_similarity_many(sim, sets))) == float(np.mean(want.tolist()))
+
+
+def test_random_cell_sets_are_the_draws_of_a_fresh_generator():
+    rng = np.random.default_rng(0)
+    sets5 = np.stack([rng.choice(121, 5, replace=False) for _ in range(150)])
+    n_waste = max(len(m.wastelands) for m in MAPS.values())
+    waste = [rng.choice(121, n_waste, replace=False) for _ in range(60)]
+    got5, got_waste = orient.random_cell_sets()
+    assert np.array_equal(got5, sets5) and np.array_equal(got_waste, np.stack(waste))
+    assert not got5.flags.writeable and not got_waste.flags.writeable
+
+
+@pytest.mark.parametrize("shape", [(120, 90), (3, 40), (40, 3), (504, 504)])
+def test_line_magnitude_is_line_responses_magnitude(shape):
+    ink = np.random.default_rng(shape[0]).random(shape).astype(np.float32)
+    for axis in (0, 1):
+        want = lattice.line_response(ink, axis)[0]
+        got = lattice.line_magnitude(ink, axis)
+        assert got.flags.c_contiguous == want.flags.c_contiguous and np.array_equal(got, want)

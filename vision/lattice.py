@@ -110,14 +110,25 @@ def line_response(ink: np.ndarray, axis: int, along: int = 9, w: int = 2) -> tup
     as the lines still start and stop on them). Returns (magnitude, dark ridge alone): a page edge is a step,
     not a ridge, and must not count as a line continuing the lattice.
     """
+    d2 = _line_d2(ink, axis, along, w)
+    return np.abs(d2), np.maximum(d2, 0)
+
+
+def line_magnitude(ink: np.ndarray, axis: int, along: int = 9, w: int = 2) -> np.ndarray:
+    """`line_response(ink, axis)[0]` alone (the ridge not worked out: the lattice's measurements use only this)."""
+    d2 = _line_d2(ink, axis, along, w)
+    return np.abs(d2, out=d2)
+
+
+def _line_d2(ink: np.ndarray, axis: int, along: int, w: int) -> np.ndarray:
+    """The second difference across `axis` of the ink averaged along the lines (see `line_response`)."""
     if axis == 1:
         b = cv2.blur(ink, (1, along))
         s = cv2.GaussianBlur(b, (0, 0), sigmaX=1.0, sigmaY=0.1)
     else:
         b = cv2.blur(ink, (along, 1))
         s = cv2.GaussianBlur(b, (0, 0), sigmaX=0.1, sigmaY=1.0)
-    d2 = second_difference(s, w, axis)
-    return np.abs(d2), np.maximum(d2, 0)
+    return second_difference(s, w, axis)
 
 
 def second_difference(s: np.ndarray, w: int, axis: int) -> np.ndarray:
@@ -471,7 +482,7 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
         prior = _to_square(pts, A)  # where the last round put every intersection (first: the prediction)
         sq = cv2.warpPerspective(ink, A, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                  borderMode=cv2.BORDER_CONSTANT)
-        resp = (line_response(sq, 1)[0], line_response(sq, 0)[0])
+        resp = (line_magnitude(sq, 1), line_magnitude(sq, 0))
         lines: list[list[LineFit | None]] = [[], []]  # [axis][index] → position as a function of along
         strengths = []
         for axis in (0, 1):  # 0: column lines (x as a function of y); 1: row lines (y as a function of x)
@@ -678,7 +689,7 @@ def segment_strengths(ink: np.ndarray, H: np.ndarray, cell: int = EV_CELL, pad: 
         return peak[:, np.clip(x, 0, size - 1)] - 0.5 * (mean[:, side_l] + mean[:, side_r])
 
     for axis in (1, 0):
-        r = line_response(sq, axis)[0]
+        r = line_magnitude(sq, axis)
         r = r if axis == 1 else r.T  # lines vary along the second index
         cs = np.zeros((r.shape[0] + 1, r.shape[1]), np.float32)
         np.cumsum(r, axis=0, out=cs[1:])

@@ -15,6 +15,7 @@ turn does not lead every other turn by `SURE_LEAD`, the reading says so
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -94,15 +95,15 @@ def grid_frame(image: np.ndarray, H: np.ndarray, cell: int = FRAME_CELL, pad: in
                                borderMode=cv2.BORDER_REPLICATE)
 
 
+def cell_blocks(frame: np.ndarray, cell: int = FRAME_CELL, pad: int = FRAME_PAD, m: int = 3) -> np.ndarray:
+    """(11, 11, cell − 2m, cell − 2m, …) view of the grid frame's cells, each less `m` px a side (no copy)."""
+    g0, n = pad * cell, GRID_SIZE * cell
+    blocks = frame[g0 : g0 + n, g0 : g0 + n].reshape(GRID_SIZE, cell, GRID_SIZE, cell, *frame.shape[2:])
+    return blocks[:, m : cell - m, :, m : cell - m].swapaxes(1, 2)
+
+
 def cell_patches(frame_gray: np.ndarray, cell: int = FRAME_CELL, pad: int = FRAME_PAD) -> np.ndarray:
-    m = 3
-    p = cell - 2 * m
-    out = np.zeros((GRID_SIZE, GRID_SIZE, p, p), np.float32)
-    for r in range(GRID_SIZE):
-        for c in range(GRID_SIZE):
-            y, x = (r + pad) * cell + m, (c + pad) * cell + m
-            out[r, c] = frame_gray[y : y + p, x : x + p]
-    return out
+    return np.ascontiguousarray(cell_blocks(frame_gray, cell, pad), np.float32)  # C order, as cell by cell
 
 
 def similarity_matrix(patches: np.ndarray) -> np.ndarray:
@@ -125,13 +126,11 @@ def colour_distances(frame: np.ndarray, cell: int = FRAME_CELL, pad: int = FRAME
     """
     if frame.ndim != 3:
         return np.ones((GRID_SIZE * GRID_SIZE,) * 2)
-    m = 3
     lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab).astype(np.float32)
-    cols = np.zeros((GRID_SIZE * GRID_SIZE, 3), np.float32)
-    for r in range(GRID_SIZE):
-        for c in range(GRID_SIZE):
-            y, x = (r + pad) * cell + m, (c + pad) * cell + m
-            cols[r * GRID_SIZE + c] = lab[y : y + cell - 2 * m, x : x + cell - 2 * m].reshape(-1, 3).mean(axis=0)
+    # each cell's pixels in row-major order, one row of pixels per cell: the mean adds them in the same order
+    # as a cell at a time did (a reduction over a non-last axis adds row after row), to the bit
+    px = cell_blocks(lab, cell, pad).reshape(GRID_SIZE * GRID_SIZE, -1, 3)
+    cols = px.mean(axis=1)
     cols[:, 0] *= 0.5
     d = np.linalg.norm(cols[:, None, :] - cols[None, :, :], axis=2)
     return d / max(float(np.median(d)), 1.0)
@@ -148,6 +147,27 @@ def _set_similarity(sim: np.ndarray, idx: np.ndarray) -> float:
     sub = sim[np.ix_(idx, idx)]
     n = len(idx)
     return float((sub.sum() - np.trace(sub)) / (n * (n - 1)))
+
+
+def set_similarity_many(sim: np.ndarray, sets: np.ndarray) -> np.ndarray:
+    """`_set_similarity` of each row of `sets` (cell index sets of one size), all in one batch."""
+    n = sets.shape[1]
+    sub = sim[sets[:, :, None], sets[:, None, :]]
+    return (sub.reshape(len(sets), -1).sum(axis=1) - np.trace(sub, axis1=1, axis2=2)) / (n * (n - 1))
+
+
+@lru_cache(maxsize=1)
+def random_cell_sets() -> tuple[np.ndarray, np.ndarray]:
+    """The random cell sets `orient_lattice` compares the mountains with: 150 sets of 5 cells, then 60 of as many
+    cells as a side has wastelands, drawn in that order from `default_rng(0)` (the same on every call, so drawn
+    once; read-only)."""
+    rng = np.random.default_rng(0)
+    sets5 = np.stack([rng.choice(121, 5, replace=False) for _ in range(150)])
+    n_waste = max(len(m.wastelands) for m in MAPS.values())
+    waste = np.stack([rng.choice(121, n_waste, replace=False) for _ in range(60)])
+    for a in (sets5, waste):
+        a.setflags(write=False)
+    return sets5, waste
 
 
 def _rot_index(k: int) -> np.ndarray:
@@ -215,7 +235,6 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     sim = similarity_matrix(patches)
     ref = float(np.percentile(patches, 95))
     dark = (1 - patches.mean(axis=(2, 3)) / max(ref, 1)).ravel()
-    rng = np.random.default_rng(0)
     med_dark = float(np.median(dark))
     tone = colour_distances(frame)
 
@@ -223,12 +242,12 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
         """Mutual likeness of a set of cells plus how much darker they are than the rest."""
         return _set_similarity(sim, idx) + float(dark[idx].mean() - med_dark)
 
-    rand = printed_like_many(sim, dark, med_dark, np.stack([rng.choice(121, 5, replace=False) for _ in range(150)]))
+    sets5, waste_sets = random_cell_sets()
+    rand = printed_like_many(sim, dark, med_dark, sets5)
     mu, sd = float(rand.mean()), float(rand.std() + 1e-3)
     # A side without wastelands scores what any cells would there (the mutual likeness of random sets of as
     # many cells): a constant would outweigh wastelands the player drew or left out (home-made sheets).
-    n_waste = max(len(m.wastelands) for m in MAPS.values())
-    rand_waste = float(np.mean([_set_similarity(sim, rng.choice(121, n_waste, replace=False)) for _ in range(60)]))
+    rand_waste = float(np.mean(set_similarity_many(sim, waste_sets)))
     hyps = []
     for k in range(4):
         idx = _rot_index(k)
