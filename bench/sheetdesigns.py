@@ -269,6 +269,33 @@ def _ruled_page(lay, ppt, rng, squared: bool) -> np.ndarray:
     return img
 
 
+def _hand_drawn_sheet(img, side: str, lay, xs_pt: np.ndarray, ys_pt: np.ndarray, ppt: float, pen, th: int,
+                      rng) -> tuple[np.ndarray, np.ndarray]:
+    """What a player draws on a home-made grid besides the map, in the grid's pen: the side's mountains (the same
+    little peak each time), wastelands and ruins, and, seven times in ten, coins as a row of little circles below.
+    Returns the finished page and its cell centres."""
+    p = _points(ppt)
+    cell = lay.grid.cell_pt
+    m = MAPS[side]
+    for r, c in m.mountains:
+        x, y = (xs_pt[c] + xs_pt[c + 1]) / 2, (ys_pt[r] + ys_pt[r + 1]) / 2
+        tri = np.array([[p(x), p(y - cell * 0.3)], [p(x - cell * 0.3), p(y + cell * 0.28)],
+                        [p(x + cell * 0.3), p(y + cell * 0.28)]])
+        cv2.fillPoly(img, [tri], pen, cv2.LINE_AA)
+    for r, c in m.wastelands:
+        x0, y0 = xs_pt[c], ys_pt[r]
+        for k in range(4):
+            a = (p(x0 + cell * (0.15 + 0.2 * k)), p(y0 + cell * 0.15))
+            b = (p(x0 + cell * (0.05 + 0.2 * k)), p(y0 + cell * 0.85))
+            cv2.line(img, a, b, pen, th, cv2.LINE_AA)
+    for r, c in m.ruins:
+        _ruins_icon(img, xs_pt[c], ys_pt[r], cell, p, pen)
+    if rng.random() < 0.7:
+        _coin_track(img, lay, p, pen)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    return out, _centres(xs_pt * ppt, ys_pt * ppt)
+
+
 def render_handruled(side: str, ppt: float, rng, squared: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """A grid ruled by hand (pen on lined paper, or pencil traced over squared paper)."""
     lay = sheet_layout(side, "a4")
@@ -287,24 +314,7 @@ def render_handruled(side: str, ppt: float, rng, squared: bool = False) -> tuple
         _hand_line(img, (x * ppt, (ys_pt[0] - 2) * ppt), (x * ppt, (ys_pt[-1] + 2) * ppt), pen, th, rng, wob * ppt)
     for y in ys_pt:
         _hand_line(img, ((xs_pt[0] - 2) * ppt, y * ppt), ((xs_pt[-1] + 2) * ppt, y * ppt), pen, th, rng, wob * ppt)
-    m = MAPS[side]
-    for r, c in m.mountains:  # players draw the mountains themselves: the same little peak each time
-        x, y = (xs_pt[c] + xs_pt[c + 1]) / 2, (ys_pt[r] + ys_pt[r + 1]) / 2
-        tri = np.array([[p(x), p(y - cell * 0.3)], [p(x - cell * 0.3), p(y + cell * 0.28)],
-                        [p(x + cell * 0.3), p(y + cell * 0.28)]])
-        cv2.fillPoly(img, [tri], pen, cv2.LINE_AA)
-    for r, c in m.wastelands:
-        x0, y0 = xs_pt[c], ys_pt[r]
-        for k in range(4):
-            a = (p(x0 + cell * (0.15 + 0.2 * k)), p(y0 + cell * 0.15))
-            b = (p(x0 + cell * (0.05 + 0.2 * k)), p(y0 + cell * 0.85))
-            cv2.line(img, a, b, pen, th, cv2.LINE_AA)
-    for r, c in m.ruins:
-        _ruins_icon(img, xs_pt[c], ys_pt[r], cell, p, pen)
-    if rng.random() < 0.7:  # coins as a row of little circles below
-        _coin_track(img, lay, p, pen)
-    out = np.clip(img, 0, 255).astype(np.uint8)
-    return out, _centres(xs_pt * ppt, ys_pt * ppt)
+    return _hand_drawn_sheet(img, side, lay, xs_pt, ys_pt, ppt, pen, th, rng)
 
 
 def render_notebook(side: str, ppt: float, rng) -> tuple[np.ndarray, np.ndarray]:
@@ -343,23 +353,7 @@ def render_notebook(side: str, ppt: float, rng) -> tuple[np.ndarray, np.ndarray]
                     _hand_line(img, (p0[0] * ppt, p0[1] * ppt), (p1[0] * ppt, p1[1] * ppt), pen, th, rng, 0.6 * ppt)
                 else:
                     _hand_line(img, (p0[1] * ppt, p0[0] * ppt), (p1[1] * ppt, p1[0] * ppt), pen, th, rng, 0.6 * ppt)
-    m = MAPS[side]
-    for r, c in m.mountains:  # the player's own little peak
-        x, yc = (xs_pt[c] + xs_pt[c + 1]) / 2, (ys_pt[r] + ys_pt[r + 1]) / 2
-        tri = np.array([[p(x), p(yc - cell * 0.3)], [p(x - cell * 0.3), p(yc + cell * 0.28)],
-                        [p(x + cell * 0.3), p(yc + cell * 0.28)]])
-        cv2.fillPoly(img, [tri], pen, cv2.LINE_AA)
-    for r, c in m.wastelands:
-        x0, y0 = xs_pt[c], ys_pt[r]
-        for k in range(4):
-            cv2.line(img, (p(x0 + cell * (0.15 + 0.2 * k)), p(y0 + cell * 0.15)),
-                     (p(x0 + cell * (0.05 + 0.2 * k)), p(y0 + cell * 0.85)), pen, th, cv2.LINE_AA)
-    for r, c in m.ruins:
-        _ruins_icon(img, xs_pt[c], ys_pt[r], cell, p, pen)
-    if rng.random() < 0.7:
-        _coin_track(img, lay, p, pen)
-    out = np.clip(img, 0, 255).astype(np.uint8)
-    return out, _centres(xs_pt * ppt, ys_pt * ppt)
+    return _hand_drawn_sheet(img, side, lay, xs_pt, ys_pt, ppt, pen, th, rng)
 
 
 def render_padscan(side: str, ppt: float, rng) -> tuple[np.ndarray, np.ndarray]:

@@ -361,9 +361,7 @@ def confidences(rec: dict, models: dict | None) -> np.ndarray:
         out[marked] = rec["conf"][marked]
         g = rec.get("group")
         if g is not None:
-            g = np.asarray(g)
-            sizes = np.bincount(g[g >= 0], minlength=1) if (g >= 0).any() else np.zeros(1, int)
-            grouped = (rec["read"] == "hero") & (g >= 0) & (sizes[np.maximum(g, 0)] >= 2)
+            grouped = cal.grouped_heroes(rec["read"], g)
             out[grouped] = np.minimum(out[grouped], cal.GROUPED_HERO_DOUBT)
     return out
 

@@ -452,6 +452,13 @@ def dominant_terrain(labels: list[str]) -> str | None:
     return str(names[k]) if counts[k] / len(filled) > DOMINANT_SHARE else None
 
 
+def grouped_heroes(read: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """Bool mask of the cells read "hero" whose group (`group_index`: -1 none) has other members too."""
+    g = np.asarray(group, int)
+    sizes = np.bincount(g[g >= 0].ravel(), minlength=1)
+    return (np.asarray(read) == "hero") & (g >= 0) & (sizes[np.maximum(g, 0)] >= 2)
+
+
 def doubt_grouped_heroes(grid: list[list[str]], conf: np.ndarray, groups) -> int:
     """A hero read on a cell the terrain stage grouped with other look-alike cells is doubted (in place).
 
@@ -461,12 +468,6 @@ def doubt_grouped_heroes(grid: list[list[str]], conf: np.ndarray, groups) -> int
     and a third of the silent errors on fresh dev photos were these. `groups`: the reading's groups (objects
     with `.cells`). Returns the cells doubted.
     """
-    idx = group_index(groups)
-    sizes = {k: len(g.cells) for k, g in enumerate(groups)}
-    n = 0
-    for r, row in enumerate(grid):
-        for c, t in enumerate(row):
-            if t == "hero" and idx[r, c] >= 0 and sizes[idx[r, c]] >= 2 and conf[r, c] > GROUPED_HERO_DOUBT:
-                conf[r, c] = GROUPED_HERO_DOUBT
-                n += 1
-    return n
+    m = grouped_heroes(np.array(grid, dtype=object), group_index(groups)) & (conf > GROUPED_HERO_DOUBT)
+    conf[m] = GROUPED_HERO_DOUBT
+    return int(m.sum())

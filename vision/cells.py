@@ -316,10 +316,7 @@ def cap_by_group(conf: np.ndarray, infos: list[GroupInfo]) -> np.ndarray:
     When a group is misnamed every cell of it is wrong together, and the calibrator's per-cell evidence
     (agreeing readers, a tight group, a clear fill) cannot see it: only the name's own doubt can.
     """
-    for gi in infos:
-        if gi.source not in ("given", "taught"):
-            for r, c in gi.cells:
-                conf[r, c] = min(float(conf[r, c]), float(gi.confidence))
+    np.minimum(conf, calibrate.group_caps(infos), out=conf)
     return conf
 
 

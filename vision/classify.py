@@ -26,7 +26,18 @@ import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
 from companion.cartographers.terrain import DRAWABLE as TERRAIN_DRAWABLE
-from vision.features import box_region, crop, describe_maps, median0, ruins_mask, shape_map, weighted_mean
+from vision.features import (
+    box_region,
+    crop,
+    describe_maps,
+    ink_and_chroma,
+    ink_strength,  # noqa: F401  (the tests import it from here)
+    median0,
+    ruins_mask,
+    shape_map,
+    to_lab,
+    weighted_mean,
+)
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, glare_legend, outline_ratios
 from vision.messages import Note
@@ -36,7 +47,6 @@ INK_T = 0.22  # ink strength above which a pixel counts as drawn on
 COLOUR_MARGIN = 0.15  # fraction of a cell ignored at each edge for colour/coverage (grid lines, bleed)
 SHAPE_MARGIN = 0.10  # symbols reach closer to the border; still skips the ruins' dashed inset
 L_WEIGHT = 0.35  # how much lightness counts against chroma in a colour direction
-CHROMA_INK = 60.0  # Lab chroma that counts as much ink as full darkness
 SAME_COLOUR_COS = 0.96  # example colours closer than this need shapes to be told apart
 # Players never draw a symbol twice at the same angle: the legend example is also matched turned by these.
 VARIANT_ANGLES = (-24.0, -16.0, -8.0, 0.0, 8.0, 16.0, 24.0)
@@ -86,17 +96,6 @@ class Classification:
     examples: list[Example]
     style: str  # "colour", "symbols" or "mixed"
     warnings: list[Note]
-
-
-def to_lab(norm: np.ndarray) -> np.ndarray:
-    """Lab (L 0..100) of a normalised float BGR image."""
-    return cv2.cvtColor(np.clip(norm, 0, 1).astype(np.float32), cv2.COLOR_BGR2Lab)
-
-
-def ink_strength(norm: np.ndarray) -> np.ndarray:
-    """1 − the darkest channel: how much any ink absorbs (channel-wise minimum is far faster than .min(axis=2))."""
-    darkest = np.minimum(np.minimum(norm[..., 0], norm[..., 1]), norm[..., 2])
-    return np.clip(1.0 - darkest, 0, 1)
 
 
 def colour_vectors(lab: np.ndarray) -> np.ndarray:
@@ -249,12 +248,6 @@ def _sigmoid(x: float) -> float:
     return float(1.0 / (1.0 + np.exp(-x)))
 
 
-def _ink_and_chroma(img: np.ndarray, lab: np.ndarray) -> np.ndarray:
-    """Ink of each pixel: its darkening, or its colour where that says more. Pale colour (light yellow hatching)
-    barely darkens any channel but is clearly coloured: chroma counts too."""
-    return np.maximum(ink_strength(img), np.hypot(lab[..., 1], lab[..., 2]) / CHROMA_INK)
-
-
 def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | None = None,
                    move_box=None, use_legend: bool = True, outline_norm: np.ndarray | None = None) -> Classification:
     """Classify all 121 cells; printed mountains/wastelands come from the side with confidence 1.
@@ -271,10 +264,10 @@ def classify_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarra
     region = box_region([*boxes.values(), *(legend_boxes.values() if use_legend else ())], norm.shape)
     sub = norm[region]
     lab_r = to_lab(sub)
-    ink_r = _ink_and_chroma(sub, lab_r)
+    ink_r = ink_and_chroma(sub, lab_r)
     lab, ink, org, full = lab_r, ink_r, (region[0].start, region[1].start), norm.shape[:2]
     o_sub = None if outline_norm is None else outline_norm[region]
-    outline_ink = ink if o_sub is None else _ink_and_chroma(o_sub, to_lab(o_sub))
+    outline_ink = ink if o_sub is None else ink_and_chroma(o_sub, to_lab(o_sub))
     warnings: list[Note] = []
     legend = legend_examples(norm, lab, ink, canon, move_box, org) if use_legend else {}
     glared = sorted(glare_legend(outline_ink, legend_boxes, org, full), key=DRAWABLE.index) if use_legend else []

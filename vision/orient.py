@@ -83,7 +83,7 @@ class Orientation:
         for K in range(4):
             j = (self.k - K) % 4
             v = self.turn_totals[j]
-            out.append(0.0 if K == 0 else (UNSCORED if v <= -1e8 else float(best - v)))
+            out.append(0.0 if K == 0 else (UNSCORED if v <= -UNSCORED else float(best - v)))
         return tuple(out)
 
 
@@ -297,17 +297,17 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     total.sort(key=lambda t: -t[0])
     best, (score, side, k, _) = total[0]
     z = max(h[3] for h in hyps)  # the lattice's confirmation by the printed features, whichever way up
-    per_turn = [max((t[0] for t in total if t[1][2] == j), default=-1e9) for j in range(4)]
-    rivals = [(best - per_turn[j], j) for j in range(4) if j != k and per_turn[j] > -1e8]
+    per_turn = [max((t[0] for t in total if t[1][2] == j), default=-UNSCORED) for j in range(4)]
+    rivals = [(best - per_turn[j], j) for j in range(4) if j != k and per_turn[j] > -UNSCORED]
     lead = min((d for d, _ in rivals), default=1.0)
     quarter_lead = min((d for d, j in rivals if (j - k) % 2), default=1.0)
     rest = [per_turn[j] - float(paper_total[j]) for j in range(4)]
     disagree = any(max(float(paper_total[j] - paper_total[k]), rest[j] - rest[k]) > DISAGREE
-                   for j in ((k + 1) % 4, (k + 3) % 4) if per_turn[j] > -1e8)
+                   for j in ((k + 1) % 4, (k + 3) % 4) if per_turn[j] > -UNSCORED)
     # On squared paper nothing corroborates the page's outline (no rulings, no margin line: a loose squared sheet
     # has no top of its own, and its grid may lie anywhere on it), so the page alone never settles a half turn.
     half = (k + 2) % 4
-    if paper.squared and per_turn[half] > -1e8 and rest[k] - rest[half] < SURE_LEAD:
+    if paper.squared and per_turn[half] > -UNSCORED and rest[k] - rest[half] < SURE_LEAD:
         disagree = True
     unsure = turn is None and (lead < SURE_LEAD or quarter_lead < SURE_LEAD_QUARTER or disagree)
     others = [h[0] for h in hyps if h[1] != side]

@@ -122,13 +122,16 @@ def line_shares(dark: np.ndarray, keep: np.ndarray, cell: int) -> tuple[float, f
     return ph, pv
 
 
-def is_squared(dark: np.ndarray, keep: np.ndarray, cell: int) -> bool:
+def is_squared(dark: np.ndarray, keep: np.ndarray, cell: int, shares: tuple[float, float] | None = None,
+               pitch_keep: np.ndarray | None = None) -> bool:
     """Squared paper: evenly spaced long lines both ways in the paper around the grid.
 
     On such paper every margin is a periodic row, so a periodic row below or left of the grid (a coin track, row
-    labels: `vision.orient.margin_cue`) says nothing about the way up there.
+    labels: `vision.orient.margin_cue`) says nothing about the way up there. `shares`: `line_shares` when the
+    caller has them; `pitch_keep`: the paper `square_pitch` reads, if narrower than `keep`.
     """
-    return min(line_shares(dark, keep, cell)) > SQUARED_SHARE or square_pitch(dark, keep, cell)
+    shares = line_shares(dark, keep, cell) if shares is None else shares
+    return min(shares) > SQUARED_SHARE or square_pitch(dark, keep if pitch_keep is None else pitch_keep, cell)
 
 
 def _detail_period(profile: np.ndarray, valid: np.ndarray, cell: int, lo: float = SQUARE_PITCH[0],
@@ -343,8 +346,8 @@ def turn_scores(dark_text: np.ndarray, keep_text: np.ndarray, text_cell: int, te
     """
     keep = keep_text & outside_grid(dark_text.shape, text_cell, text_pad)
     shares = line_shares(dark_text, keep, text_cell)
-    squared = min(shares) > SQUARED_SHARE or square_pitch(
-        dark_text, keep & outside_grid(dark_text.shape, text_cell, text_pad, SQUARE_BAND), text_cell)
+    squared = is_squared(dark_text, keep, text_cell, shares,
+                         keep & outside_grid(dark_text.shape, text_cell, text_pad, SQUARE_BAND))
     r0 = 0.0 if squared else _rulings_of_shares(*shares)
     rulings = np.array([r0, -r0, r0, -r0])
     # a margin line belongs to ruled notebook paper: it counts where the rulings say this frame is upright

@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
+from vision.features import median_along
 from vision.lattice import second_difference
 
 SUB = 3  # strips per cell: a line is followed a third of a cell at a time
@@ -334,15 +335,9 @@ def centreline(line: PaperLine, sm: np.ndarray, x: np.ndarray, reach: int = 2) -
 
 
 def median_last(a: np.ndarray) -> np.ndarray:
-    """`np.median(a, axis=-1)` of a float array without NaNs, by one partition of a contiguous copy (numpy's
-    median moves and checks the axis on every call; this is the same middle value, or the same mean of the two
-    middle values in the array's own precision)."""
-    n = a.shape[-1]
-    c = np.ascontiguousarray(a)
-    if n % 2:
-        return np.partition(c, n // 2, axis=-1)[..., n // 2]
-    p = np.partition(c, (n // 2 - 1, n // 2), axis=-1)
-    return (p[..., n // 2 - 1] + p[..., n // 2]) / np.asarray(2, p.dtype)
+    """`np.median(a, axis=-1)` of a float array without NaNs, by one partition of a contiguous copy
+    (`vision.features.median_along`)."""
+    return median_along(np.ascontiguousarray(a), -1)
 
 
 def block_median(q: np.ndarray, block: int) -> np.ndarray:

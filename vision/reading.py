@@ -16,9 +16,9 @@ from vision import quality
 from vision.border import locate_by_border
 from vision.calibrate import doubt_grouped_heroes
 from vision.cells import GroupInfo, read_cells
-from vision.classify import ink_strength
 from vision.coins import read_coin_track, read_coins
 from vision.errors import PhotoError
+from vision.features import ink_strength
 from vision.geometry import Canon, canon_for, printed_cells
 from vision.gridfit import cell_offsets, centres_in_photo, fit_grid, warp_from_centres
 from vision.light import normalise_light, paper_level
