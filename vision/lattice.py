@@ -955,6 +955,49 @@ def lattice_accepted(lat: Lattice, confirm: float, min_confirm: float) -> bool:
     return confirm >= min_confirm and (lat.evidence >= EVIDENCE_CONFIRMED or lat.score >= MIN_LATTICE_SCORE)
 
 
+DISPUTE_GAP = 2.0  # z: how much better a rival's printed mountains must confirm it to overrule the lines
+RIVAL_EVIDENCE = -0.5  # segment evidence a confirmed rival may fall to (faint dashes measured onto strokes)
+
+
+def outline_of(lat: Lattice) -> np.ndarray:
+    """The lattice's outer corners (TL, TR, BR, BL of its own order), pixels."""
+    p = lat.points
+    return np.array([p[0, 0], p[0, -1], p[-1, -1], p[-1, 0]], np.float64)
+
+
+def overlaps(a: Lattice, b: Lattice) -> bool:
+    """Do two lattices lie over the same part of the photo (each one's centre inside the other's outline)?
+    Then at most one of them is the map's grid: a sheet has one grid, and a lattice beside it (a table's
+    tiles, a second sheet) does not compete with it."""
+    def inside(pt: np.ndarray, quad: np.ndarray) -> bool:
+        return cv2.pointPolygonTest(quad.astype(np.float32).reshape(-1, 1, 2), (float(pt[0]), float(pt[1])),
+                                    False) >= 0
+    ca, cb = a.points.mean(axis=(0, 1)), b.points.mean(axis=(0, 1))
+    return inside(ca, outline_of(b)) and inside(cb, outline_of(a))
+
+
+def settle_dispute(chosen: tuple[Lattice, float], others: list[tuple[Lattice, float]],
+                   min_confirm: float) -> tuple[Lattice, float]:
+    """The lattice to read when the sheet's lines and its printed features disagree about where the grid is.
+
+    `chosen` (lattice, confirmation z) won on its segments; `others` are the other candidates with theirs.
+    A lattice whose segments start and stop like a grid can still be a cell or more off the map's grid (the
+    pad's decorated frame and its ticks read as one more line, strong symbols pull the lines, a comb of the
+    wrong pitch over a faint dashed grid); then few of the side's printed mountains fall on its mountain
+    cells. When another lattice over the same sheet has them where the side prints them (z ≥ `min_confirm`,
+    which the mutual likeness of five cells reaches by chance on few sheets, and `DISPUTE_GAP` above the
+    chosen one's) and its own segments are faint rather than absent (≥ `RIVAL_EVIDENCE`), the printed
+    features win: the mountains at exactly the printed cells are an unlikely accident, a line pattern near a
+    grid a common one. Sheets with no printed mountains (hand-ruled, squared, a plain print) have no
+    confirmed rival and keep their lines' lattice."""
+    lat, conf = chosen
+    rivals = [(o, c) for o, c in others if o is not lat and c >= min_confirm and c - conf >= DISPUTE_GAP
+              and o.evidence >= RIVAL_EVIDENCE and overlaps(o, lat)]
+    if not rivals:
+        return chosen
+    return max(rivals, key=lambda t: t[1])
+
+
 def lattice_rank(lat: Lattice, confirm: float) -> float:
     """Order of accepted lattices: the segment evidence first, the printed mountains' word next."""
     return lat.evidence + 0.08 * min(confirm, 12.0) + 0.05 * float(np.clip(lat.score, -3.0, 6.0))

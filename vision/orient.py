@@ -406,13 +406,15 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_t
     not answered). `down` (image x, y: the way down the page, from one or two corner markers seen) fixes the
     way up outright: the markers know it, the player need not be asked.
     """
-    from vision.lattice import find_lattices, lattice_accepted, lattice_rank, remeasure
+    from vision.lattice import find_lattices, lattice_accepted, lattice_rank, remeasure, settle_dispute
     from vision.locate import SheetLocation
     from vision.messages import Note
 
     best = None
+    seen = []
     for lat in find_lattices(image, keep=4):
         o = orient_lattice(image, lat, side_hint, text=False)
+        seen.append((lat, o.confirm))
         if not lattice_accepted(lat, o.confirm, MIN_CONFIRM):
             continue
         rank = lattice_rank(lat, o.confirm)
@@ -420,7 +422,8 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_t
             best = (rank, lat, o)
     if best is None:
         return None
-    _, lat, _ = best
+    # The lines' choice against the printed mountains' word (`settle_dispute`).
+    lat, _ = settle_dispute((best[1], best[2].confirm), seen, MIN_CONFIRM)
     lat = remeasure(image, lat)
     k_markers = turn_of_down(lat, down) if down is not None else None
     if k_markers is not None:
