@@ -106,3 +106,22 @@ def test_a_dispute_needs_a_clearly_confirmed_rival_over_the_same_sheet():
     better = _lattice(100, 140, 40, evidence=0.0)
     got = settle_dispute((chosen, 0.5), [(chosen, 0.5), (near, 5.0), (better, 7.0)], MIN_CONFIRM)
     assert got == (better, 7.0)
+
+
+def test_a_lattice_must_be_a_square_seen_by_a_phone():
+    """A comb spanning the grid one way and a few of its cells the other (eleven columns over four rows of a curled,
+    glared sheet) starts and stops like a grid along both; it is no 11 × 11 grid of square cells, whatever its
+    segments or mountains say. Foreshortened by a tilted phone, a grid stays well inside the bound."""
+    from vision.lattice import EVIDENCE_ALONE, LATTICE_SQUARISH, lattice_accepted
+
+    assert lattice_accepted(_lattice(100, 100, 40, evidence=EVIDENCE_ALONE + 0.2), 0.0, MIN_CONFIRM)
+    g = np.arange(GRID_SIZE + 1, dtype=np.float64)
+    X, Y = np.meshgrid(100 + 100 * g, 100 + 25 * g)  # 4 : 1
+    flat = Lattice(np.array([[100, 0, 100], [0, 25, 100], [0, 0, 1.0]]), np.stack([X, Y], axis=-1), 1.0,
+                   EVIDENCE_ALONE + 0.2)
+    assert not lattice_accepted(flat, 9.0, MIN_CONFIRM)
+    # A square seen 35° off straight above: one way foreshortened by cos 35° ≈ 0.82.
+    X, Y = np.meshgrid(100 + 40 * g, 100 + 40 * 0.82 * g)
+    tilted = Lattice(np.diag([40, 40 * 0.82, 1.0]), np.stack([X, Y], axis=-1), 1.0, EVIDENCE_ALONE + 0.2)
+    assert lattice_accepted(tilted, 0.0, MIN_CONFIRM)
+    assert LATTICE_SQUARISH > 1 / 0.82

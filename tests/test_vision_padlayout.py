@@ -204,7 +204,8 @@ def test_a_lattice_only_the_pad_layout_proposed_needs_the_printed_mountains():
     alone is no map, however well its segments start and stop; confirmed by the printed mountains it is."""
     from vision.lattice import EVIDENCE_ALONE, Lattice, lattice_accepted
 
-    H, pts = np.eye(3), np.zeros((12, 12, 2))
+    H = np.diag([40.0, 40.0, 1.0])
+    pts = 40.0 * np.stack(np.meshgrid(np.arange(12.0), np.arange(12.0)), axis=-1)  # a square lattice
     guess = Lattice(H, pts, 0.0, EVIDENCE_ALONE + 0.2, from_layout=True)
     assert not lattice_accepted(guess, confirm=0.8, min_confirm=3.5)
     assert lattice_accepted(guess, confirm=2.0, min_confirm=3.5)  # full evidence: half the mountains' word

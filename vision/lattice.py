@@ -949,12 +949,21 @@ def lattice_accepted(lat: Lattice, confirm: float, min_confirm: float) -> bool:
     dashed lines on a textured parchment are faint). A brick wall, squared paper, a tiled floor or a
     chequered cloth go on past any 11×11 window and have no evidence. A lattice only the pad's layout proposed
     (inside a page outline) needs the printed mountains' word too, half of it when its segments stand alone: a
-    notebook page of the same shape has rulings that make a lattice anywhere in it, with no mountains there."""
+    notebook page of the same shape has rulings that make a lattice anywhere in it, with no mountains there.
+    Whatever its evidence, the lattice must be a square seen by a phone (`LATTICE_SQUARISH`): a map's grid is
+    11 × 11 square cells, and a comb that spans the grid one way and a few cells of it the other (eleven
+    columns over four rows of a curled, glared sheet) starts and stops like a grid along both."""
+    if not squarish(outline_of(lat), LATTICE_SQUARISH):
+        return False
     if lat.evidence >= EVIDENCE_ALONE:
         return not lat.from_layout or confirm >= LAYOUT_CONFIRM_SHARE * min_confirm
     return confirm >= min_confirm and (lat.evidence >= EVIDENCE_CONFIRMED or lat.score >= MIN_LATTICE_SCORE)
 
 
+# Longest over shortest mean of opposite sides a measured lattice may have: looser than an outline's `SQUARISH`
+# (a curled sheet, a grid ruled by hand with cells a little off square); dev grids measured 1.00–1.18, combs over a
+# part of the grid 1.4–2.5.
+LATTICE_SQUARISH = 1.5
 DISPUTE_GAP = 2.0  # z: how much better a rival's printed mountains must confirm it to overrule the lines
 RIVAL_EVIDENCE = -0.5  # segment evidence a confirmed rival may fall to (faint dashes measured onto strokes)
 
@@ -992,7 +1001,7 @@ def settle_dispute(chosen: tuple[Lattice, float], others: list[tuple[Lattice, fl
     confirmed rival and keep their lines' lattice."""
     lat, conf = chosen
     rivals = [(o, c) for o, c in others if o is not lat and c >= min_confirm and c - conf >= DISPUTE_GAP
-              and o.evidence >= RIVAL_EVIDENCE and overlaps(o, lat)]
+              and o.evidence >= RIVAL_EVIDENCE and squarish(outline_of(o), LATTICE_SQUARISH) and overlaps(o, lat)]
     if not rivals:
         return chosen
     return max(rivals, key=lambda t: t[1])
