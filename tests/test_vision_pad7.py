@@ -66,6 +66,9 @@ def test_overlaps_is_about_the_same_part_of_the_photo():
     assert overlaps(grid, _lattice(60, 60, 48))  # a wider pitch over the same grid
     assert not overlaps(grid, _lattice(1000, 100, 40))  # a lattice beside the sheet
     assert outline_of(grid).tolist() == [[100, 100], [540, 100], [540, 540], [100, 540]]
+    lost = _lattice(140, 100, 40)
+    lost.points[3, 4] = np.nan
+    assert not overlaps(grid, lost)
 
 
 def test_printed_mountains_tell_the_grid_from_a_lattice_a_cell_off():

@@ -981,6 +981,8 @@ def overlaps(a: Lattice, b: Lattice) -> bool:
     def inside(pt: np.ndarray, quad: np.ndarray) -> bool:
         return cv2.pointPolygonTest(quad.astype(np.float32).reshape(-1, 1, 2), (float(pt[0]), float(pt[1])),
                                     False) >= 0
+    if not (np.isfinite(a.points).all() and np.isfinite(b.points).all()):
+        return False  # a lattice measured off into nowhere covers no part of the photo
     ca, cb = a.points.mean(axis=(0, 1)), b.points.mean(axis=(0, 1))
     return inside(ca, outline_of(b)) and inside(cb, outline_of(a))
 
