@@ -125,3 +125,14 @@ def test_a_sheet_with_one_colour_group_is_unchanged():
 def test_probabilities_are_rows_over_the_five_terrains():
     q = H.order_probabilities([10, 200], _in_order(["village", "water"]), [3, 3])
     assert q.shape == (2, len(DRAWABLE)) and np.allclose(q.sum(axis=1), 1)
+
+
+def test_a_grey_group_named_farm_is_doubted_and_keeps_its_name():
+    from vision.naming import GREY_FARM_CONFIDENCE, grey_farm_doubt
+
+    p = np.array([0.02, 0.05, 0.9, 0.01, 0.02])  # DRAWABLE order: forest, village, farm, water, monster
+    out = grey_farm_doubt(p)
+    assert DRAWABLE[int(out.argmax())] == "farm" and out.max() == GREY_FARM_CONFIDENCE
+    assert np.isclose(out.sum(), 1) and out[1] > out[0]  # the rest keep their order
+    other = np.array([0.02, 0.9, 0.05, 0.01, 0.02])
+    assert np.array_equal(grey_farm_doubt(other), other)  # only "farm" is doubted
