@@ -2,7 +2,8 @@
 
     features (vision.features) → filled or empty → groups of like cells (vision.groups)
     → a name per group (vision.naming; the legend where our sheet has one drawn in, else priors and the
-    symbol model, or the player's taps) → a calibrated confidence per cell (vision.calibrate)
+    symbol model, or the player's taps) → the colour groups' names together, by the order of their hues
+    (vision.hueorder) → a calibrated confidence per cell (vision.calibrate)
 
 With a usable legend (our sheet found by its markers, at least four legend squares drawn in) the cells are
 matched to the legend by `vision.classify` as before, and the groups are named by their members' votes, so a

@@ -229,6 +229,9 @@ def grey_farm_doubt(p: np.ndarray) -> np.ndarray:
 def shared_names(a: CellArrays, groups: list[Group], naming: Naming, d: np.ndarray | None = None) -> Naming:
     """One pen, one terrain: colour groups drawn with clearly different pens should not share a name.
 
+    (Not on the reading path since branch silent7: `vision.hueorder.order_names` names the colour groups together,
+    by the order of their hues and the span of each name's pens, which covers this rule; kept for comparison.)
+
     A player colours every forest with the same pencil, so when two groups of different colours are both
     named "farm" (an orange village and the yellow farms; a pink monster and the orange villages) one of them
     is misnamed, and confidently so, because each was named alone by priors that overlap (orange is a farm
