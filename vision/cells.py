@@ -2,7 +2,8 @@
 
     features (vision.features) → filled or empty → groups of like cells (vision.groups)
     → a name per group (vision.naming; the legend where our sheet has one drawn in, else priors and the
-    symbol model, or the player's taps) → a calibrated confidence per cell (vision.calibrate)
+    symbol model, or the player's taps) → the colour groups' names together, by the order of their hues
+    (vision.hueorder) → a calibrated confidence per cell (vision.calibrate)
 
 With a usable legend (our sheet found by its markers, at least four legend squares drawn in) the cells are
 matched to the legend by `vision.classify` as before, and the groups are named by their members' votes, so a
@@ -24,9 +25,10 @@ from vision.features import CellArrays, Planes, box_region, cell_arrays, ink_map
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, outline_ratios
 from vision.groups import Group, distances, make_groups
+from vision.hueorder import order_names
 from vision.light import grid_paper, whiten
 from vision.messages import Note
-from vision.naming import DRAWABLE, name_groups, shared_names
+from vision.naming import DRAWABLE, name_groups
 
 NAMEABLE = (*DRAWABLE, "empty")  # what a player may call a group (a group of smudges is "empty")
 LEGEND_MIN_SQUARES = 4  # drawn-in legend squares needed before the legend is trusted
@@ -246,7 +248,7 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
             if pal.grid[r][c] in DRAWABLE:
                 votes[k, DRAWABLE.index(pal.grid[r][c])] = 0.2 + float(pal.confidence[r, c])
         naming = name_groups(a, groups, symbol_probs=sym, given=names, palette_votes=votes, ink_symbol_probs=sym_ink)
-        naming = shared_names(a, groups, naming)
+        naming = order_names(a, groups, naming)  # the colour groups together, by the order of their hues
         infos = []
         taught = _taught_by_neighbours(a, groups, naming, names)
         for k, g in enumerate(groups):
