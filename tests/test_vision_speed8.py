@@ -55,11 +55,12 @@ def test_the_comb_on_the_smaller_square_leads_the_measurement_to_the_same_lines(
     cell = 55.0
     ink = L.ink_map(_grid_image(140, 170, cell, fill_seed=3))
     quad = np.array([[60, 60], [840, 60], [840, 840], [60, 840]], np.float64)  # the page, not the grid
-    full, coarse = L._candidate_lattice(ink, quad, L.SQ), L._candidate_lattice(ink, quad, L.SEARCH_SQ)
+    full, coarse = L._candidate_lattice(ink, quad, L.SQ), L._candidate_lattice(ink, quad, 300)
     assert full is not None and coarse is not None
     true = np.array([[140, 170], [140 + 11 * cell, 170], [140 + 11 * cell, 170 + 11 * cell], [140, 170 + 11 * cell]])
     assert np.abs(full[0] - true).max() < 0.1 * cell
     assert np.abs(coarse[0] - true).max() < 0.15 * cell  # a first guess: the measurement places the lines
+    assert L._candidate_lattice(ink, quad, 300) is not None  # any square side works
     unit = np.float32([[0, 0], [11, 0], [11, 11], [0, 11]])
     for corners in (full[0], coarse[0]):
         H = cv2.getPerspectiveTransform(unit, corners.astype(np.float32)).astype(np.float64)

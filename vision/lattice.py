@@ -36,7 +36,7 @@ from vision.padlayout import pad_grid_quads
 N_LINES = GRID_SIZE + 1
 WORK_SIDE = 1000  # long side of the copy the candidates are searched on
 SQ = 400  # side of the square a candidate is warped to for the comb fit
-SEARCH_SQ = 300  # … when the comb is only a first guess for the shift search and the measurement (`find_lattices`)
+SEARCH_SQ = SQ  # the comb keeps its full square (300 px lost a squared-paper grid on photogen2 dev)
 SQ_PAD = 0.08  # fraction of the square kept around the candidate on each side
 MEASURE_CELL = 32  # pixels per cell when the lines are measured
 MIN_LATTICE_SCORE = 1.2  # comb contrast (robust z units) a lattice needs to stand on its own
