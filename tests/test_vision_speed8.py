@@ -1,5 +1,5 @@
-"""Speed pass 6 (branch speed8) on arrays: the coarse lattice search, the paper's line periods on a half-size frame,
-the drawn symbols' vote skipped when it cannot change the way up, lattices that no word can accept left unoriented,
+"""Speed pass 6 (branch speed8) on arrays: the coarse lattice search, the drawn symbols' vote skipped when it cannot
+change the way up, lattices that no word can accept left unoriented,
 and the grid pieces' distances in one array step."""
 
 from __future__ import annotations
@@ -10,10 +10,8 @@ import pytest
 
 from companion.cartographers.data import GRID_SIZE
 from tests.test_vision_lattice import _photo
-from tests.test_vision_pagecues_orient import CELL, PAD, notebook_dark, squared_dark
 from vision import lattice as L
 from vision import orient as O
-from vision import pagecues as P
 from vision import paperlines as PL
 
 
@@ -90,39 +88,6 @@ def test_the_whole_search_still_fits_every_cell_within_a_sixth_of_a_cell(design,
                    for cc in (c, c.transpose(1, 0, 2)) for k in range(4))
 
     assert min(fit(lat) for lat in lats[:2]) < 0.17
-
-
-@pytest.mark.parametrize("kind", ["ruled", "squared", "blank"])
-def test_the_line_periods_read_on_the_half_size_frame_say_what_the_full_frame_says(kind):
-    d = notebook_dark(rulings=kind == "ruled", margin=False, squared=kind == "squared")
-    keep = np.ones(d.shape, bool)
-    c_dark, c_keep, c_cell = P.coarse_frame(d, keep, CELL)
-    assert c_cell == CELL // 2 and c_dark.shape == (d.shape[0] // 2, d.shape[1] // 2) and c_keep.all()
-    full_out = keep & P.outside_grid(d.shape, CELL, PAD)
-    c_out = c_keep & P.outside_grid(c_dark.shape, c_cell, PAD)
-    ph, pv = P.line_shares(d, full_out, CELL)
-    ch, cv = P.line_shares(c_dark, c_out, c_cell)
-    assert P._rulings_of_shares(ch, cv) == pytest.approx(P._rulings_of_shares(ph, pv), abs=0.2)
-    assert P.is_squared(c_dark, c_out, c_cell, (ch, cv)) is P.is_squared(d, full_out, CELL, (ph, pv))
-    assert P.is_squared(c_dark, c_out, c_cell, (ch, cv)) is (kind == "squared")
-
-
-@pytest.mark.parametrize("squares", [2, 3])
-def test_squared_paper_is_still_told_by_its_pitch_on_the_half_size_frame(squares):
-    d = squared_dark(squares)
-    keep = d >= 0 if d.dtype != bool else d
-    keep = np.ones(d.shape, bool)
-    c_dark, c_keep, c_cell = P.coarse_frame(d, keep, CELL)
-    s = P.turn_scores(d, keep, CELL, PAD, None)
-    assert s.squared and np.allclose(s.rulings, 0.0)
-    assert P.square_pitch(c_dark, c_keep & P.outside_grid(c_dark.shape, c_cell, PAD, P.SQUARE_BAND), c_cell)
-
-
-def test_a_frame_that_does_not_divide_is_read_as_it_is():
-    d = np.zeros((101, 100), np.float32)
-    keep = np.ones(d.shape, bool)
-    out = P.coarse_frame(d, keep, 48)
-    assert out[0] is d and out[1] is keep and out[2] == 48
 
 
 def _decide(per_turn: list[float], paper: np.ndarray, squared: bool) -> tuple[int, bool]:

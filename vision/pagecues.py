@@ -337,22 +337,6 @@ def page_cue(e: Extents) -> float:
     return 0.5 * s
 
 
-COARSE = 2  # the line periods' frame is this many times smaller than the text frame (`coarse_frame`)
-
-
-def coarse_frame(dark: np.ndarray, keep: np.ndarray, cell: int, f: int = COARSE
-                 ) -> tuple[np.ndarray, np.ndarray, int]:
-    """(darkness, paper, cell) of a text frame `f` times smaller: the darkness averaged over f × f blocks (a thin
-    line stays a line, at its share of the block), a block paper when most of it is. `cell` must divide by `f`;
-    otherwise the frame is returned as it is."""
-    if f <= 1 or cell % f or dark.shape[0] % f or dark.shape[1] % f:
-        return dark, keep, cell
-    size = (dark.shape[1] // f, dark.shape[0] // f)
-    d = cv2.resize(np.ascontiguousarray(dark, np.float32), size, interpolation=cv2.INTER_AREA)
-    k = cv2.resize(keep.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0.5
-    return d, k, cell // f
-
-
 def turn_scores(dark_text: np.ndarray, keep_text: np.ndarray, text_cell: int, text_pad: int,
                 page: np.ndarray | None, page_cell: int = PAGE_CELL, page_pad: int = PAGE_PAD) -> PaperCues:
     """The three paper cues for the lattice frame turned by k = 0..3 (np.rot90).
@@ -361,13 +345,9 @@ def turn_scores(dark_text: np.ndarray, keep_text: np.ndarray, text_cell: int, te
     `page`: the wide page frame (`page_frame`), or None.
     """
     keep = keep_text & outside_grid(dark_text.shape, text_cell, text_pad)
-    # The rulings' and squares' periods are read on a copy at half the text frame's resolution (`coarse_frame`):
-    # a period of a third of a cell or more is still a dozen pixels there, and the periodic shares are ratios.
-    c_dark, c_keep, c_cell = coarse_frame(dark_text, keep_text, text_cell)
-    c_out = c_keep & outside_grid(c_dark.shape, c_cell, text_pad)
-    shares = line_shares(c_dark, c_out, c_cell)
-    squared = is_squared(c_dark, c_out, c_cell, shares,
-                         c_out & outside_grid(c_dark.shape, c_cell, text_pad, SQUARE_BAND))
+    shares = line_shares(dark_text, keep, text_cell)
+    squared = is_squared(dark_text, keep, text_cell, shares,
+                         keep & outside_grid(dark_text.shape, text_cell, text_pad, SQUARE_BAND))
     r0 = 0.0 if squared else _rulings_of_shares(*shares)
     rulings = np.array([r0, -r0, r0, -r0])
     # a margin line belongs to ruled notebook paper: it counts where the rulings say this frame is upright
