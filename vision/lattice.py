@@ -36,6 +36,7 @@ from vision.padlayout import pad_grid_quads
 N_LINES = GRID_SIZE + 1
 WORK_SIDE = 1000  # long side of the copy the candidates are searched on
 SQ = 400  # side of the square a candidate is warped to for the comb fit
+SEARCH_SQ = SQ  # the comb keeps its full square (300 px lost a squared-paper grid on photogen2 dev)
 SQ_PAD = 0.08  # fraction of the square kept around the candidate on each side
 MEASURE_CELL = 32  # pixels per cell when the lines are measured
 MIN_LATTICE_SCORE = 1.2  # comb contrast (robust z units) a lattice needs to stand on its own
@@ -293,16 +294,18 @@ def comb_fit(f: np.ndarray, cont: np.ndarray, pitch_lo: float, pitch_hi: float,
     return best
 
 
-def _candidate_lattice(ink: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, float] | None:
-    """Comb-fit the lattice inside one candidate quadrilateral: (4×2 grid corners in `ink` pixels, score)."""
-    p = SQ_PAD * SQ
-    n = SQ - 2 * p
+def _candidate_lattice(ink: np.ndarray, quad: np.ndarray, side: int = SQ) -> tuple[np.ndarray, float] | None:
+    """Comb-fit the lattice inside one candidate quadrilateral: (4×2 grid corners in `ink` pixels, score).
+
+    `side`: the square the candidate is warped to (the comb's resolution)."""
+    p = SQ_PAD * side
+    n = side - 2 * p
     dst = np.array([[p, p], [p + n, p], [p + n, p + n], [p, p + n]], np.float32)
     M = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-    sq = cv2.warpPerspective(ink, M, (SQ, SQ), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    sq = cv2.warpPerspective(ink, M, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
     rv, rh = line_response(sq, 1), line_response(sq, 0)
     lo, hi = 0.3 * n / GRID_SIZE, 1.12 * n / GRID_SIZE
-    rows = cols = slice(0, SQ)
+    rows = cols = slice(0, side)
     fx = fy = None
     for _ in range(2):
         fx = comb_fit(*profiles(rv, 1, rows), lo, hi)
@@ -626,9 +629,9 @@ def agree_tolerance(inner_dev: np.ndarray, inner: np.ndarray) -> np.ndarray:
     return np.where(inner, max(INNER_AGREE, grow), max(OUTER_AGREE, grow))
 
 
-def lattice_score(ink: np.ndarray, H: np.ndarray) -> float:
-    """Comb contrast of the lattice at `H` in the grid's own frame (comparable between candidates)."""
-    cell, pad = 24, 1.5
+def lattice_score(ink: np.ndarray, H: np.ndarray, cell: int = 24) -> float:
+    """Comb contrast of the lattice at `H` in the grid's own frame (comparable between candidates at one `cell`)."""
+    pad = 1.5
     size = int(round((GRID_SIZE + 2 * pad) * cell))
     sq = cv2.warpPerspective(ink, _grid_to_square(H, cell, pad), (size, size),
                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT)
@@ -653,6 +656,7 @@ HUG_SHIFT = 1  # cells: the same for an outline taken as the grid's own border
 CHECKER_MAX = 0.6  # `checkerboard` likeness above which a lattice is a chequered cloth, not a map
 FAR_BAND = (0.05, 0.6)  # the part of a strip of cells outside the grid, away from it, where its lines must stop
 EV_CELL, EV_PAD = 24, 2.5  # grid frame of the segment evidence: px per cell, cells of margin (two shifts each way)
+SEARCH_CELL = 16  # px per cell of the candidates' shift search and first score (`find_lattices`): a first look only
 
 
 def segment_strengths(ink: np.ndarray, H: np.ndarray, cell: int = EV_CELL, pad: float = EV_PAD
@@ -787,9 +791,10 @@ def best_shift(ink: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, float]:
     return H2, ev
 
 
-def shift_search(ink: np.ndarray, H: np.ndarray, reach: int) -> tuple[np.ndarray, float, float]:
-    """`best_shift` within `reach` cells each way: (moved `H`, its evidence, the evidence of `H` unmoved)."""
-    segs = segment_strengths(ink, H, pad=reach + 1.5)
+def shift_search(ink: np.ndarray, H: np.ndarray, reach: int, cell: int = EV_CELL) -> tuple[np.ndarray, float, float]:
+    """`best_shift` within `reach` cells each way: (moved `H`, its evidence, the evidence of `H` unmoved), the
+    segments measured at `cell` px per cell."""
+    segs = segment_strengths(ink, H, cell=cell, pad=reach + 1.5)
     r = range(-reach, reach + 1)
     shifts = [(dx, dy) for dx in r for dy in r]
     evs = segment_evidence_shifts(segs, shifts)
@@ -885,8 +890,10 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
     unit = np.array([[0, 0], [GRID_SIZE, 0], [GRID_SIZE, GRID_SIZE], [0, GRID_SIZE]], np.float32)
     darkest = darkest_channel(small) if small.ndim == 3 else None
     quads = candidate_quads(gray, darkest)
+    # The comb's candidates are searched coarsely (the comb on a smaller square, the shift search and the first
+    # score at `SEARCH_CELL` px per cell); the best few are then measured, scored and judged at full size.
     for qi, quad in enumerate(quads):
-        got = _candidate_lattice(ink, quad)
+        got = _candidate_lattice(ink, quad, SEARCH_SQ)
         tries = [] if got is None else [(got[0], False, False)]
         if qi < len(quads) - 1 and squarish(quad):
             # The outline itself as the grid's border: the pad's frame and a print's thick border hug the grid,
@@ -900,13 +907,16 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
                 continue
             H0 = cv2.getPerspectiveTransform(unit, corners.astype(np.float32)).astype(np.float64)
             # An outline that is the grid's border (or a frame round it) is at most a cell off it.
-            H, ev, ev0 = shift_search(ink, H0, HUG_SHIFT if outline else SHIFT_MAX)
-            found.append((ev + 0.05 * float(np.clip(lattice_score(ink, H), -3.0, 6.0)), H, layout))
+            # The comb's guess is searched coarsely, four cells each way; an outline (at most a cell off the grid:
+            # a small frame, and a pad's fills may drown its lines) at full size.
+            cell = EV_CELL if outline else SEARCH_CELL
+            H, ev, ev0 = shift_search(ink, H0, HUG_SHIFT if outline else SHIFT_MAX, cell)
+            found.append((ev + 0.05 * float(np.clip(lattice_score(ink, H, cell), -3.0, 6.0)), H, layout))
             if outline and H is not H0:
                 # An outline hugging a faint grid beside a chequered cloth or a busy margin: the shift search
                 # may prefer a window over the cloth's squares; the outline as it is stays a candidate, for
                 # the printed features to confirm or not.
-                found.append((ev0 + 0.05 * float(np.clip(lattice_score(ink, H0), -3.0, 6.0)), H0, layout))
+                found.append((ev0 + 0.05 * float(np.clip(lattice_score(ink, H0, cell), -3.0, 6.0)), H0, layout))
     found.sort(key=lambda t: -t[0])
     measured = []
     for _, H, layout in found[: keep + 2]:
@@ -1007,6 +1017,16 @@ def settle_dispute(chosen: tuple[Lattice, float], others: list[tuple[Lattice, fl
     if not rivals:
         return chosen
     return max(rivals, key=lambda t: t[1])
+
+
+def may_be_accepted(lat: Lattice) -> bool:
+    """Could this lattice be read, for any word of the printed mountains: taken by `lattice_accepted`, or a
+    rival that `settle_dispute` lets overrule the lines? (When not, the mountains need not be looked at: a
+    lattice that is no square, or whose segments contradict a grid and whose comb is weak, never stands.)"""
+    if not squarish(outline_of(lat), LATTICE_SQUARISH):
+        return False
+    floor = min(EVIDENCE_ALONE, EVIDENCE_CONFIRMED, RIVAL_EVIDENCE)
+    return lat.evidence >= floor or lat.score >= MIN_LATTICE_SCORE
 
 
 def lattice_rank(lat: Lattice, confirm: float) -> float:

@@ -271,8 +271,6 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     # the text votes and the paper cues read the same darkness and paper of the text frame: worked out once
     tdark, tpaper = (darkness(tframe), frame_paper(tframe)) if tframe is not None else (None, None)
     votes = text_votes(tframe, dark=tdark, paper=tpaper) if tframe is not None else TextVotes(np.zeros(4), 0)
-    # the player's own drawing, upright as they sat (only worth it when the way up is still to be decided)
-    drawn = symbol_votes(image, lattice.points) if text and turn is None else TextVotes(np.zeros(4), 0)
     # The margins weigh only the way up: the candidate ranking (`text=False`) uses the confirmation alone.
     paper = paper_cues(image, lattice, tframe, tdark, tpaper)
     # On squared paper every margin is a periodic row: the coin track's cue would only weigh where the page ends.
@@ -289,9 +287,19 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
         idx = _rot_index(k)
         return peak_cue(tframe, [divmod(int(idx[r, c]), GRID_SIZE) for r, c in MAPS[side].mountains], k)
 
-    total = [(h[0] + TEXT_WEIGHT * max(float(votes.log_odds[h[2]]), -TEXT_CAP) + MARGIN_WEIGHT * margins[h[2]]
-              + PEAK_WEIGHT * peaks(h[1], h[2]) + float(paper_total[h[2]])
-              + SYMBOL_WEIGHT * max(float(drawn.log_odds[h[2]]), -SYMBOL_CAP), h) for h in hyps]
+    peak = {(side, k): peaks(side, k) for _, side, k, _ in hyps}
+    base = [h[0] + TEXT_WEIGHT * max(float(votes.log_odds[h[2]]), -TEXT_CAP) + MARGIN_WEIGHT * margins[h[2]]
+            + PEAK_WEIGHT * peak[(h[1], h[2])] + float(paper_total[h[2]]) for h in hyps]
+    # The player's own drawing, upright as they sat: only worth it when the way up is still to be decided, and
+    # only looked at when its vote could still change the decision (`symbols_matter`).
+    drawn = TextVotes(np.zeros(4), 0)
+    if text and turn is None:
+        base_turn = [max((b for b, h in zip(base, hyps, strict=True) if h[2] == j), default=-UNSCORED)
+                     for j in range(4)]
+        if symbols_matter(base_turn, paper_total, paper.squared):
+            drawn = symbol_votes(image, lattice.points)
+    total = [(b + SYMBOL_WEIGHT * max(float(drawn.log_odds[h[2]]), -SYMBOL_CAP), h)
+             for b, h in zip(base, hyps, strict=True)]
     if turn is not None:  # the player said which edge is the top: only that turn competes (for the side)
         total = [t for t in total if t[1][2] == turn]
     total.sort(key=lambda t: -t[0])
@@ -314,6 +322,32 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     side_unsure = side_hint is None and bool(others) and score - max(others) < 0.05
     return Orientation(side, k, float(score), float(z), unsure, side_unsure, float(lead),
                        tuple(float(v) for v in votes.log_odds), votes.glyphs, tuple(float(v) for v in per_turn))
+
+
+def symbols_matter(per_turn: list[float], paper_total: np.ndarray, squared: bool) -> bool:
+    """Could the drawn symbols' vote still change what `orient_lattice` decides (the turn, and whether it asks)?
+
+    `per_turn`: each turn's best total without that vote (`-UNSCORED` for a turn not scored); `paper_total`: the
+    paper's share of it. The vote adds at most `SYMBOL_WEIGHT · SYMBOL_CAP` to a turn's total, and never
+    more than 0 (log-odds are at most 0). When the best turn leads every rival by that span plus the lead that
+    settles the way up, and neither the paper nor the rest could disagree about a quarter turn however the
+    symbols voted, the decision is the same with or without them: a sure way up is read without looking at them.
+    """
+    span = SYMBOL_WEIGHT * SYMBOL_CAP + 1e-9
+    scored = [j for j in range(4) if per_turn[j] > -UNSCORED]
+    k = max(scored, key=lambda j: per_turn[j])
+    rest = [per_turn[j] - float(paper_total[j]) for j in range(4)]
+    for j in scored:
+        if j == k:
+            continue
+        quarter = (j - k) % 2 == 1
+        if per_turn[k] - per_turn[j] < span + (SURE_LEAD_QUARTER if quarter else SURE_LEAD):
+            return True
+        if quarter and (float(paper_total[j] - paper_total[k]) > DISAGREE or rest[j] - rest[k] + span > DISAGREE):
+            return True
+        if not quarter and squared and rest[k] - rest[j] - span < SURE_LEAD:
+            return True
+    return False
 
 
 def paper_cues(image: np.ndarray, lattice: Lattice, tframe: np.ndarray | None, dark: np.ndarray | None = None,
@@ -406,13 +440,15 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_t
     not answered). `down` (image x, y: the way down the page, from one or two corner markers seen) fixes the
     way up outright: the markers know it, the player need not be asked.
     """
-    from vision.lattice import find_lattices, lattice_accepted, lattice_rank, remeasure, settle_dispute
+    from vision.lattice import find_lattices, lattice_accepted, lattice_rank, may_be_accepted, remeasure, settle_dispute
     from vision.locate import SheetLocation
     from vision.messages import Note
 
     best = None
     seen = []
     for lat in find_lattices(image, keep=4):
+        if not may_be_accepted(lat):
+            continue  # refused whatever the mountains say: not worth orienting
         o = orient_lattice(image, lat, side_hint, text=False)
         seen.append((lat, o.confirm))
         if not lattice_accepted(lat, o.confirm, MIN_CONFIRM):

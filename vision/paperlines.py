@@ -267,7 +267,11 @@ def grid_pieces(found: list[list[tuple[float, float]]], centres: np.ndarray, edg
     def dev(j: int, p: float) -> float:
         return float(np.abs(across[j] - p).min())
 
-    near = [[(p, h) for p, h in pk if dev(j, p) <= EDGE_BAND_WIDE * cell] for j, pk in enumerate(found)]
+    near = []
+    for j, pk in enumerate(found):  # each strip's peaks' distances to the grid lines in one array step (same numbers)
+        d = np.abs(np.asarray(across[j], float)[None, :] - np.array([p for p, _ in pk], float)[:, None]).min(
+            axis=1, initial=np.inf)
+        near.append([ph for ph, dj in zip(pk, d.tolist(), strict=True) if dj <= EDGE_BAND_WIDE * cell])
     out = []
     for ch in chains(near, centres, max_gap=1):
         js = np.array([j for j, _, _ in ch])
