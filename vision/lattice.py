@@ -867,6 +867,49 @@ def paper_quads(gray: np.ndarray, keep: int = 2) -> list[np.ndarray]:
     return out
 
 
+# Darkness levels (`ink_map`, 0..1) at which a drawn grid is cut out of the paper's own lines: squared paper's
+# and notebook rulings are printed faint (0.05–0.2), a grid drawn over them in pen, pencil or felt-tip is darker.
+INK_OUTLINE_LEVELS = (0.18, 0.3)
+INK_OUTLINE_KEEP = 2  # outlines kept per level, largest first
+MIN_GRID_AREA = 0.02  # of the working image: a grid smaller than this is not searched (its cells are too small)
+
+
+def ink_quads(ink: np.ndarray, levels: tuple[float, ...] | None = None,
+              keep: int = INK_OUTLINE_KEEP) -> list[np.ndarray]:
+    """Outlines of a grid drawn darker than the paper's own lines: the largest squarish blobs of ink above each
+    level in `levels` (TL, TR, BR, BL, in `ink` pixels).
+
+    Why: on squared paper (and on a notebook page ruled close) the paper's lines join the drawn grid into one
+    mesh, so the contour outlines of the photo (`vision.border.find_quads`) see the page but never the grid's
+    own border; the comb then fits 12 of the paper's lines anywhere in the page. The player's pen is darker
+    than the printed rulings, so the ink above a level the rulings do not reach is the grid alone (with the
+    fills inside it), and its outline is the grid's. A small closing mends a faint or dashed stroke.
+    """
+    h, w = ink.shape[:2]
+    out: list[np.ndarray] = []
+    k3 = np.ones((3, 3), np.uint8)
+    for level in INK_OUTLINE_LEVELS if levels is None else levels:
+        binary = cv2.morphologyEx((ink > level).astype(np.uint8), cv2.MORPH_CLOSE, k3)
+        # Every contour, holes too: a dark table shows as ink along the page's edge, a ring round the page
+        # that would hide the grid inside it from an outer-contours-only search.
+        contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        big = sorted((c for c in contours if cv2.contourArea(c) > MIN_GRID_AREA * h * w), key=cv2.contourArea,
+                     reverse=True)
+        n = 0
+        for c in big:
+            q = quad_of(c)
+            if q is None or not squarish(q):
+                continue
+            near = max(6.0, 0.03 * float(np.linalg.norm(q[2] - q[0])))  # the two edges of one stroke: one outline
+            if any(np.abs(q - o).max() <= near for o in out):
+                continue
+            out.append(q)
+            n += 1
+            if n >= keep:
+                break
+    return out
+
+
 def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int = 3) -> list[Lattice]:
     """The best few 12 + 12 line lattices in a BGR (or gray) image, best first, in that image's pixels.
 
@@ -885,18 +928,22 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
     unit = np.array([[0, 0], [GRID_SIZE, 0], [GRID_SIZE, GRID_SIZE], [0, GRID_SIZE]], np.float32)
     darkest = darkest_channel(small) if small.ndim == 3 else None
     quads = candidate_quads(gray, darkest)
+    n_outlines = len(quads) - 1  # the last is the whole image
+    # A grid drawn darker than its paper's lines (squared paper, close rulings): its own outline, a grid border.
+    quads += [q for q in ink_quads(ink) if all(np.abs(q - o).max() > 6 for o in quads)]
     for qi, quad in enumerate(quads):
         got = _candidate_lattice(ink, quad)
-        tries = [] if got is None else [(got[0], False, False)]
-        if qi < len(quads) - 1 and squarish(quad):
+        # the comb inside an outline of the grid's own ink is at most a cell off it (searched like an outline)
+        tries = [] if got is None else [(got[0], qi > n_outlines, False)]
+        if qi != n_outlines and squarish(quad):
             # The outline itself as the grid's border: the pad's frame and a print's thick border hug the grid,
             # and its faint or heavily filled lattice may lose the comb to the frame or the fills' edges.
             tries.append((quad, True, False))
-        if qi < len(quads) - 1:
+        if qi < n_outlines:
             # A page-like outline may be the game's own pad: its layout puts the grid inside (a cell or so off).
             tries.extend((g, True, True) for g in pad_grid_quads(quad))
         for corners, outline, layout in tries:
-            if cv2.contourArea(corners.astype(np.float32)) < 0.02 * small.shape[0] * small.shape[1]:
+            if cv2.contourArea(corners.astype(np.float32)) < MIN_GRID_AREA * small.shape[0] * small.shape[1]:
                 continue
             H0 = cv2.getPerspectiveTransform(unit, corners.astype(np.float32)).astype(np.float64)
             # An outline that is the grid's border (or a frame round it) is at most a cell off it.
