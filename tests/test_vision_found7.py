@@ -185,3 +185,40 @@ def test_markers_agree_needs_markers_a_side_and_their_way_down():
     assert not markers_agree(lat, None, down, markers)
     assert not markers_agree(lat, "A", None, markers)
     assert not markers_agree(lat, "B", down, markers)  # markers 0 and 3 are side A's: no B marker seen
+
+
+def test_a_line_broken_into_dashes_is_no_text():
+    """A margin line crossed by rulings falls apart into equal dashes: all pieces of one line, none a glyph."""
+    from vision.upright import line_pieces
+
+    dashes = np.array([[20 + 41 * i, 100 + i // 3, 13, 7] for i in range(12)])  # a slightly bent row
+    assert line_pieces(dashes).all()
+    assert line_pieces(dashes[:, [1, 0, 3, 2]]).all()  # the same line running down the frame
+    assert not line_pieces(dashes[:4]).any()  # too few to be a line
+
+
+def test_a_word_is_not_a_broken_line():
+    from vision.upright import line_pieces
+
+    # "Cartographers": letters of one height, differing widths, most not flat
+    widths = [11, 10, 7, 6, 10, 10, 7, 10, 10, 10, 10, 7, 9]
+    x = np.cumsum([0] + [w + 3 for w in widths[:-1]]) + 40
+    word = np.array([[xi, 60, wi, 14] for xi, wi in zip(x, widths, strict=True)])
+    assert not line_pieces(word).any()
+    # a dashed line beside the word is still found, the word still kept
+    both = np.vstack([word, [[40 + 30 * i, 120, 14, 6] for i in range(8)]])
+    assert line_pieces(both).tolist() == [False] * len(word) + [True] * 8
+
+
+def test_glyph_crops_leave_out_a_dashed_line_and_keep_letters():
+    from vision.upright import glyph_crops
+
+    dark = np.zeros((300, 600), np.float32)
+    for i in range(10):  # a line broken into dashes, each a soft bar with rounded ends
+        cv2.ellipse(dark, (37 + 50 * i, 43), (8, 4), 0, 0, 360, 1.0, -1)
+    for i, ch in enumerate("AKE"):  # three letters
+        img = np.zeros((60, 40), np.uint8)
+        cv2.putText(img, ch, (4, 48), cv2.FONT_HERSHEY_SIMPLEX, 1.5, 255, 3)
+        dark[150:210, 100 + 60 * i: 140 + 60 * i] = img / 255.0
+    crops = glyph_crops(dark, 8, 100)
+    assert len(crops) == 3
