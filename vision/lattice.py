@@ -872,6 +872,7 @@ def paper_quads(gray: np.ndarray, keep: int = 2) -> list[np.ndarray]:
 INK_OUTLINE_LEVELS = (0.18, 0.3)
 INK_OUTLINE_KEEP = 2  # outlines kept per level, largest first
 MIN_GRID_AREA = 0.02  # of the working image: a grid smaller than this is not searched (its cells are too small)
+INK_MEASURED = 2  # lattices reached from ink outlines measured beside the photo's outlines' best few
 
 
 def ink_quads(ink: np.ndarray, levels: tuple[float, ...] | None = None,
@@ -948,30 +949,42 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
             H0 = cv2.getPerspectiveTransform(unit, corners.astype(np.float32)).astype(np.float64)
             # An outline that is the grid's border (or a frame round it) is at most a cell off it.
             H, ev, ev0 = shift_search(ink, H0, HUG_SHIFT if outline else SHIFT_MAX)
-            found.append((ev + 0.05 * float(np.clip(lattice_score(ink, H), -3.0, 6.0)), H, layout))
+            by_ink = qi > n_outlines
+            found.append((ev + 0.05 * float(np.clip(lattice_score(ink, H), -3.0, 6.0)), H, layout, by_ink))
             if outline and H is not H0:
                 # An outline hugging a faint grid beside a chequered cloth or a busy margin: the shift search
                 # may prefer a window over the cloth's squares; the outline as it is stays a candidate, for
                 # the printed features to confirm or not.
-                found.append((ev0 + 0.05 * float(np.clip(lattice_score(ink, H0), -3.0, 6.0)), H0, layout))
+                found.append((ev0 + 0.05 * float(np.clip(lattice_score(ink, H0), -3.0, 6.0)), H0, layout, by_ink))
     found.sort(key=lambda t: -t[0])
+    # The photo's outlines' best few, as ever, and the ink outlines' best two beside them (never crowding out
+    # the others: a grid that both reach is measured from the outlines, as before there were ink outlines).
+    chosen = [t for t in found if not t[3]][: keep + 2] + [t for t in found if t[3]][:INK_MEASURED]
     measured = []
-    for _, H, layout in found[: keep + 2]:
+    for _, H, layout, by_ink in chosen:
         lat = measure(ink, H, rounds=1)
         sc = lattice_score(ink, lat.homography)
-        measured.append(Lattice(lat.homography, lat.points, sc,
-                                segment_evidence(segment_strengths(ink, lat.homography)), layout))
+        measured.append((Lattice(lat.homography, lat.points, sc,
+                                 segment_evidence(segment_strengths(ink, lat.homography)), layout), by_ink))
     # The same order as the candidates': a frame or a score table can out-contrast a faint grid, but not
-    # start and stop like one. Of the same lattice reached from several outlines, the best measured stays.
-    measured.sort(key=lambda t: -(t.evidence + 0.05 * float(np.clip(t.score, -3.0, 6.0))))
+    # start and stop like one. Of the same lattice reached from several outlines, the best measured stays
+    # (the one an outline of the photo reached, when an ink outline reached it too).
+    measured.sort(key=lambda t: -(t[0].evidence + 0.05 * float(np.clip(t[0].score, -3.0, 6.0))))
     out: list[Lattice] = []
-    for lat in measured:
+    inked: list[bool] = []
+    for lat, by_ink in measured:
         centre = lat.points.mean(axis=(0, 1))
         same = [i for i, o in enumerate(out) if np.linalg.norm(centre - o.points.mean(axis=(0, 1))) < 2]
         if not same:
             out.append(lat)
-        elif not lat.from_layout and out[same[0]].from_layout:
-            out[same[0]] = replace(out[same[0]], from_layout=False)  # reached without the layout's guess too
+            inked.append(by_ink)
+            continue
+        i = same[0]
+        if inked[i] and not by_ink:
+            out[i] = replace(lat, from_layout=lat.from_layout and out[i].from_layout)
+            inked[i] = False
+        elif not lat.from_layout and out[i].from_layout:
+            out[i] = replace(out[i], from_layout=False)  # reached without the layout's guess too
     return [lat.scaled(1 / f) for lat in out[:keep]]
 
 
