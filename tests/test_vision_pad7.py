@@ -128,3 +128,13 @@ def test_a_lattice_must_be_a_square_seen_by_a_phone():
     tilted = Lattice(np.diag([40, 40 * 0.82, 1.0]), np.stack([X, Y], axis=-1), 1.0, EVIDENCE_ALONE + 0.2)
     assert lattice_accepted(tilted, 0.0, MIN_CONFIRM)
     assert LATTICE_SQUARISH > 1 / 0.82
+
+
+def test_corner_markers_that_agree_with_the_chosen_lattice_are_not_overruled():
+    from vision.orient import lattice_to_read
+
+    chosen = _lattice(100, 100, 30, evidence=0.6)
+    rival = _lattice(130, 100, 30, evidence=0.1)
+    seen = [(chosen, 1.0), (rival, 9.0)]
+    assert lattice_to_read(chosen, 1.0, False, seen) is rival  # the mountains' word wins over the lines'
+    assert lattice_to_read(chosen, 1.0, True, seen) is chosen  # the markers' word wins over the mountains'

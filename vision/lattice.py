@@ -872,6 +872,50 @@ def paper_quads(gray: np.ndarray, keep: int = 2) -> list[np.ndarray]:
     return out
 
 
+# Darkness levels (`ink_map`, 0..1) at which a drawn grid is cut out of the paper's own lines: squared paper's
+# and notebook rulings are printed faint (0.05–0.2), a grid drawn over them in pen, pencil or felt-tip is darker.
+INK_OUTLINE_LEVELS = (0.18, 0.3)
+INK_OUTLINE_KEEP = 2  # outlines kept per level, largest first
+MIN_GRID_AREA = 0.02  # of the working image: a grid smaller than this is not searched (its cells are too small)
+INK_MEASURED = 2  # lattices reached from ink outlines measured beside the photo's outlines' best few
+
+
+def ink_quads(ink: np.ndarray, levels: tuple[float, ...] | None = None,
+              keep: int = INK_OUTLINE_KEEP) -> list[np.ndarray]:
+    """Outlines of a grid drawn darker than the paper's own lines: the largest squarish blobs of ink above each
+    level in `levels` (TL, TR, BR, BL, in `ink` pixels).
+
+    Why: on squared paper (and on a notebook page ruled close) the paper's lines join the drawn grid into one
+    mesh, so the contour outlines of the photo (`vision.border.find_quads`) see the page but never the grid's
+    own border; the comb then fits 12 of the paper's lines anywhere in the page. The player's pen is darker
+    than the printed rulings, so the ink above a level the rulings do not reach is the grid alone (with the
+    fills inside it), and its outline is the grid's. A small closing mends a faint or dashed stroke.
+    """
+    h, w = ink.shape[:2]
+    out: list[np.ndarray] = []
+    k3 = np.ones((3, 3), np.uint8)
+    for level in INK_OUTLINE_LEVELS if levels is None else levels:
+        binary = cv2.morphologyEx((ink > level).astype(np.uint8), cv2.MORPH_CLOSE, k3)
+        # Every contour, holes too: a dark table shows as ink along the page's edge, a ring round the page
+        # that would hide the grid inside it from an outer-contours-only search.
+        contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        big = sorted((c for c in contours if cv2.contourArea(c) > MIN_GRID_AREA * h * w), key=cv2.contourArea,
+                     reverse=True)
+        n = 0
+        for c in big:
+            q = quad_of(c)
+            if q is None or not squarish(q):
+                continue
+            near = max(6.0, 0.03 * float(np.linalg.norm(q[2] - q[0])))  # the two edges of one stroke: one outline
+            if any(np.abs(q - o).max() <= near for o in out):
+                continue
+            out.append(q)
+            n += 1
+            if n >= keep:
+                break
+    return out
+
+
 def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int = 3) -> list[Lattice]:
     """The best few 12 + 12 line lattices in a BGR (or gray) image, best first, in that image's pixels.
 
@@ -890,20 +934,24 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
     unit = np.array([[0, 0], [GRID_SIZE, 0], [GRID_SIZE, GRID_SIZE], [0, GRID_SIZE]], np.float32)
     darkest = darkest_channel(small) if small.ndim == 3 else None
     quads = candidate_quads(gray, darkest)
+    n_outlines = len(quads) - 1  # the last is the whole image
+    # A grid drawn darker than its paper's lines (squared paper, close rulings): its own outline, a grid border.
+    quads += [q for q in ink_quads(ink) if all(np.abs(q - o).max() > 6 for o in quads)]
     # The comb's candidates are searched coarsely (the comb on a smaller square, the shift search and the first
     # score at `SEARCH_CELL` px per cell); the best few are then measured, scored and judged at full size.
     for qi, quad in enumerate(quads):
         got = _candidate_lattice(ink, quad, SEARCH_SQ)
-        tries = [] if got is None else [(got[0], False, False)]
-        if qi < len(quads) - 1 and squarish(quad):
+        # the comb inside an outline of the grid's own ink is at most a cell off it (searched like an outline)
+        tries = [] if got is None else [(got[0], qi > n_outlines, False)]
+        if qi != n_outlines and squarish(quad):
             # The outline itself as the grid's border: the pad's frame and a print's thick border hug the grid,
             # and its faint or heavily filled lattice may lose the comb to the frame or the fills' edges.
             tries.append((quad, True, False))
-        if qi < len(quads) - 1:
+        if qi < n_outlines:
             # A page-like outline may be the game's own pad: its layout puts the grid inside (a cell or so off).
             tries.extend((g, True, True) for g in pad_grid_quads(quad))
         for corners, outline, layout in tries:
-            if cv2.contourArea(corners.astype(np.float32)) < 0.02 * small.shape[0] * small.shape[1]:
+            if cv2.contourArea(corners.astype(np.float32)) < MIN_GRID_AREA * small.shape[0] * small.shape[1]:
                 continue
             H0 = cv2.getPerspectiveTransform(unit, corners.astype(np.float32)).astype(np.float64)
             # An outline that is the grid's border (or a frame round it) is at most a cell off it.
@@ -911,30 +959,43 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
             # a small frame, and a pad's fills may drown its lines) at full size.
             cell = EV_CELL if outline else SEARCH_CELL
             H, ev, ev0 = shift_search(ink, H0, HUG_SHIFT if outline else SHIFT_MAX, cell)
-            found.append((ev + 0.05 * float(np.clip(lattice_score(ink, H, cell), -3.0, 6.0)), H, layout))
+            by_ink = qi > n_outlines
+            found.append((ev + 0.05 * float(np.clip(lattice_score(ink, H, cell), -3.0, 6.0)), H, layout, by_ink))
             if outline and H is not H0:
                 # An outline hugging a faint grid beside a chequered cloth or a busy margin: the shift search
                 # may prefer a window over the cloth's squares; the outline as it is stays a candidate, for
                 # the printed features to confirm or not.
-                found.append((ev0 + 0.05 * float(np.clip(lattice_score(ink, H0, cell), -3.0, 6.0)), H0, layout))
+                found.append((ev0 + 0.05 * float(np.clip(lattice_score(ink, H0, cell), -3.0, 6.0)), H0, layout,
+                              by_ink))
     found.sort(key=lambda t: -t[0])
+    # The photo's outlines' best few, as ever, and the ink outlines' best two beside them (never crowding out
+    # the others: a grid that both reach is measured from the outlines, as before there were ink outlines).
+    chosen = [t for t in found if not t[3]][: keep + 2] + [t for t in found if t[3]][:INK_MEASURED]
     measured = []
-    for _, H, layout in found[: keep + 2]:
+    for _, H, layout, by_ink in chosen:
         lat = measure(ink, H, rounds=1)
         sc = lattice_score(ink, lat.homography)
-        measured.append(Lattice(lat.homography, lat.points, sc,
-                                segment_evidence(segment_strengths(ink, lat.homography)), layout))
+        measured.append((Lattice(lat.homography, lat.points, sc,
+                                 segment_evidence(segment_strengths(ink, lat.homography)), layout), by_ink))
     # The same order as the candidates': a frame or a score table can out-contrast a faint grid, but not
-    # start and stop like one. Of the same lattice reached from several outlines, the best measured stays.
-    measured.sort(key=lambda t: -(t.evidence + 0.05 * float(np.clip(t.score, -3.0, 6.0))))
+    # start and stop like one. Of the same lattice reached from several outlines, the best measured stays
+    # (the one an outline of the photo reached, when an ink outline reached it too).
+    measured.sort(key=lambda t: -(t[0].evidence + 0.05 * float(np.clip(t[0].score, -3.0, 6.0))))
     out: list[Lattice] = []
-    for lat in measured:
+    inked: list[bool] = []
+    for lat, by_ink in measured:
         centre = lat.points.mean(axis=(0, 1))
         same = [i for i, o in enumerate(out) if np.linalg.norm(centre - o.points.mean(axis=(0, 1))) < 2]
         if not same:
             out.append(lat)
-        elif not lat.from_layout and out[same[0]].from_layout:
-            out[same[0]] = replace(out[same[0]], from_layout=False)  # reached without the layout's guess too
+            inked.append(by_ink)
+            continue
+        i = same[0]
+        if inked[i] and not by_ink:
+            out[i] = replace(lat, from_layout=lat.from_layout and out[i].from_layout)
+            inked[i] = False
+        elif not lat.from_layout and out[i].from_layout:
+            out[i] = replace(out[i], from_layout=False)  # reached without the layout's guess too
     return [lat.scaled(1 / f) for lat in out[:keep]]
 
 

@@ -430,17 +430,44 @@ def location_notes(o: Orientation) -> list:
     return out
 
 
+MARKER_AGREE = 0.4  # cells: a seen corner marker this close to where a lattice puts it agrees with that lattice
+
+
+def marker_error(lat: Lattice, side: str, k: int, markers: dict[int, np.ndarray], paper: str = "a4") -> float:
+    """How far (cells, the worst marker) the corner markers seen lie from where our layout puts them on the
+    sheet whose grid is the lattice `lat` turned upright by `k`; inf when none of them belongs to `side`.
+
+    Why: each of our markers sits at a fixed place beside the grid (two thirds of a cell off its corner), so a
+    lattice a column or a row off the grid (a curled page, the column numbers taken for a line) puts the
+    marker a cell away from where it is, while the true grid puts it within a fraction of a cell even on a
+    bent page. One marker is enough to tell them apart.
+    """
+    layout = sheet_layout(side, paper)
+    H = page_homography(lat, side, k, paper)
+    cell = float(np.median(np.linalg.norm(np.diff(lat.points, axis=1), axis=2)))
+    errs = []
+    for m in layout.markers:
+        if m.id not in markers:
+            continue
+        centre = np.array([[[m.x_pt + m.size_pt / 2, m.y_pt + m.size_pt / 2]]])
+        pred = cv2.perspectiveTransform(centre, H)[0, 0]
+        errs.append(float(np.linalg.norm(pred - np.asarray(markers[m.id], float).mean(axis=0))) / max(cell, 1e-6))
+    return max(errs) if errs else float("inf")
+
+
 def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_turns: int | None = None,
-                      down: np.ndarray | None = None):
+                      down: np.ndarray | None = None, markers: dict[int, np.ndarray] | None = None):
     """A `SheetLocation` for a sheet without (enough) markers, from its lattice; None when there is no grid.
 
     Each of the few best lattices is oriented; the one the printed features confirm best wins. A lattice
     that is weak on its own is accepted only when the side's mountains confirm it. `quarter_turns` turns
     the reading clockwise by that many quarter turns (the player's answer to the ask, see `imposed`; None =
     not answered). `down` (image x, y: the way down the page, from one or two corner markers seen) fixes the
-    way up outright: the markers know it, the player need not be asked.
+    way up outright: the markers know it, the player need not be asked. `markers` (id → 4×2 corners, those
+    seen of side `side_hint`, with `down`): of the accepted lattices, those that put the markers where they are
+    (`marker_error` within `MARKER_AGREE`) are preferred, whatever their rank.
     """
-    from vision.lattice import find_lattices, lattice_accepted, lattice_rank, may_be_accepted, remeasure, settle_dispute
+    from vision.lattice import find_lattices, lattice_accepted, lattice_rank, may_be_accepted, remeasure
     from vision.locate import SheetLocation
     from vision.messages import Note
 
@@ -453,13 +480,12 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_t
         seen.append((lat, o.confirm))
         if not lattice_accepted(lat, o.confirm, MIN_CONFIRM):
             continue
-        rank = lattice_rank(lat, o.confirm)
+        rank = (markers_agree(lat, side_hint, down, markers), lattice_rank(lat, o.confirm))
         if best is None or rank > best[0]:
             best = (rank, lat, o)
     if best is None:
         return None
-    # The lines' choice against the printed mountains' word (`settle_dispute`).
-    lat, _ = settle_dispute((best[1], best[2].confirm), seen, MIN_CONFIRM)
+    lat = lattice_to_read(best[1], best[2].confirm, best[0][0], seen)
     lat = remeasure(image, lat)
     k_markers = turn_of_down(lat, down) if down is not None else None
     if k_markers is not None:
@@ -471,6 +497,25 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_t
     return SheetLocation(o.side, H, "border", {}, warnings, 0.0, cell_centres=upright_centres(lat, o.k),
                          orientation_unsure=o.unsure, orientation_choices=o.choices(),
                          orientation_leads=o.leads())
+
+
+def lattice_to_read(chosen: Lattice, confirm: float, by_markers: bool, seen: list[tuple[Lattice, float]]) -> Lattice:
+    """The lines' choice against the printed mountains' word (`settle_dispute` over the lattices `seen`, each
+    with its confirmation), unless the corner markers seen put the chosen lattice where they are
+    (`by_markers`): the markers are our layout's own word, stronger than a pattern of mountains."""
+    from vision.lattice import settle_dispute
+
+    return chosen if by_markers else settle_dispute((chosen, confirm), seen, MIN_CONFIRM)[0]
+
+
+def markers_agree(lat: Lattice, side: str | None, down: np.ndarray | None,
+                  markers: dict[int, np.ndarray] | None) -> bool:
+    """Do the corner markers seen (if any) lie where this lattice, turned by them, puts them? False without
+    markers, a side or a way down: then no lattice is preferred for it."""
+    if not markers or side not in ("A", "B") or down is None:
+        return False
+    k = turn_of_down(lat, down)
+    return k is not None and marker_error(lat, side, k, markers) <= MARKER_AGREE
 
 
 def lattice_of_location(side: str, H: np.ndarray, paper: str = "a4") -> Lattice:

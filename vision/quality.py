@@ -21,6 +21,12 @@ MIN_CELL_PX = 18.0  # a grid cell must span at least this many pixels of the ori
 # about 0.055, symbols alone (graphite, letters, ballpoint) start failing from about 0.04 — the old 0.045 stays
 # there. (Before: 0.05 / 0.045 / 0.045, which refused hard photos that read as well as the others.)
 MAX_BLUR_CELLS = {"colour": 0.065, "symbols": 0.045, "mixed": 0.055}
+# A sheet whose drawn cells are this much (or more) in groups named by their colour is gated as colour fills:
+# one odd cell named by its shape (a scribble, a symbol in an empty cell) does not make a map of colour fills
+# need a sharper photo; those few cells are doubted instead (`doubt_blurred_shapes`).
+COLOUR_GATE_SHARE = 0.9
+SHAPE_SOURCES = frozenset({"symbol", "none"})  # groups named by their shape, or not named: the blur costs them
+BLURRED_SHAPE_CONFIDENCE = 0.5  # a shape-named cell of a photo too blurred for shapes: shown as doubtful
 
 
 def median_u8(gray: np.ndarray) -> float:
@@ -111,3 +117,43 @@ def check_blur(sigma_px: float, canon: Canon, style: str = "colour") -> None:
     if sigma_px > MAX_BLUR_CELLS.get(style, 0.05) * canon.cell_px:
         raise PhotoError("too_blurry", f"edge blur {sigma_px / canon.cell_px:.2f} of a cell")
 
+
+
+def colour_share(groups) -> float | None:
+    """Of the drawn cells in groups named by colour or by shape (`vision.cells.GroupInfo.source`), the share
+    named by colour; None when there are none (nothing drawn, or every group named by the player)."""
+    colour = sum(len(g.cells) for g in groups if g.source == "colour" and g.name != "empty")
+    shape = sum(len(g.cells) for g in groups if g.source in SHAPE_SOURCES and g.name != "empty")
+    return colour / (colour + shape) if colour + shape else None
+
+
+def gate_style(style: str, groups) -> str:
+    """The blur gate's class for a reading of style `style` with these groups.
+
+    Why not the style itself: a reading is "mixed" as soon as one group is named by its shape, and "mixed"
+    needs a sharper photo than colour fills (`MAX_BLUR_CELLS`). A map of colour fills with one or two cells
+    read by shape reads as well as colour fills at a blur that would refuse it; refusing it sends the player
+    back for a sharper photo they do not need. The shape-named cells are doubted instead.
+    """
+    share = colour_share(groups)
+    if style == "mixed" and share is not None and share >= COLOUR_GATE_SHARE:
+        return "colour"
+    return style
+
+
+def doubt_blurred_shapes(confidence: np.ndarray, groups, blur_cells: float, style: str,
+                         cap: float = BLURRED_SHAPE_CONFIDENCE) -> int:
+    """Cap (in place) the confidence of the cells named by their shape when the photo is more blurred than a
+    reading of `style` stands (`MAX_BLUR_CELLS`) — i.e. when `gate_style` let a map of colour fills through
+    that its few shape-named cells would have refused; returns the cells capped. The colour cells stay."""
+    if blur_cells <= MAX_BLUR_CELLS.get(style, MAX_BLUR_CELLS["symbols"]):
+        return 0
+    n = 0
+    for g in groups:
+        if g.source not in SHAPE_SOURCES:
+            continue
+        for r, c in g.cells:
+            if confidence[r, c] > cap:
+                confidence[r, c] = cap
+                n += 1
+    return n

@@ -23,7 +23,7 @@ from vision.geometry import Canon, canon_for, printed_cells
 from vision.gridfit import cell_offsets, centres_in_photo, fit_grid, warp_from_centres
 from vision.light import normalise_light, paper_level
 from vision.load import load_photo
-from vision.locate import SheetLocation, detect_markers, locate_by_markers, markers_way_up
+from vision.locate import ID_SIDE, SheetLocation, detect_markers, locate_by_markers, markers_way_up
 from vision.marks import apply_marks, read_marks
 from vision.messages import Note
 from vision.orient import locate_by_lattice, reorient
@@ -283,7 +283,9 @@ def locate(image: np.ndarray, gray: np.ndarray, side: str | None, quarter_turns:
             raise
         m_side, down = markers_way_up(found, side) if exc.code != "unknown_side" else (None, None)
         hint = m_side if m_side in ("A", "B") and side is None else side
-        loc = locate_by_lattice(image, hint, quarter_turns, down=down if m_side in ("A", "B") else None)
+        seen = {k: c for k, c in found.items() if ID_SIDE.get(k) == m_side} if m_side in ("A", "B") else None
+        loc = locate_by_lattice(image, hint, quarter_turns, down=down if m_side in ("A", "B") else None,
+                                markers=seen)
         if loc is None or (exc.code == "grid_cut" and not _centres_inside(loc, gray.shape)):
             raise
         return loc
@@ -399,11 +401,14 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
                                                      given=cls.planes if same else None))
     doubt_crossed_monsters(loc.side, under, cls.grid, cls.confidence)
     doubt_grouped_heroes(cls.grid, cls.confidence, cls.groups)
+    # symbols need a sharper photo than colour fills; a map of fills with a few shape-named cells is gated as
+    # fills, those cells doubted (before the way-up doubt below: it folds in the cells as they stand)
+    quality.check_blur(blur, canon, quality.gate_style(cls.style, cls.groups))
+    quality.doubt_blurred_shapes(cls.confidence, cls.groups, blur / canon.cell_px, cls.style)
     if_upright = None
     if loc.orientation_unsure:  # nobody knows the way up yet: each cell may be right only by that chance
         if_upright = cls.confidence.copy()
         cls.confidence = unsure_confidence(cls.grid, cls.confidence, printed_mask(printed), loc.orientation_leads)
-    quality.check_blur(blur, canon, cls.style)  # symbols need a sharper photo than colour fills
     coins = read_coins(ink, canon, warp.shift) if loc.method == "markers" else read_coin_track(norm, canon, ink,
                                                                                                  warp.shift)
     notes = [*loc.warnings, *cls.warnings]

@@ -124,7 +124,7 @@ def glyph_crops(dark: np.ndarray, min_h: float, max_h: float, keep: np.ndarray |
     t = ink_threshold(dark, keep) if t is None else t
     on = (dark > t).astype(np.uint8)
     n, lab, stats, cents = cv2.connectedComponentsWithStats(on, connectivity=8)
-    out: list[tuple[float, np.ndarray]] = []
+    found: list[int] = []
     for i in range(1, n):
         x, y, w, h, area = stats[i]
         big = max(w, h)
@@ -135,10 +135,54 @@ def glyph_crops(dark: np.ndarray, min_h: float, max_h: float, keep: np.ndarray |
         cx, cy = cents[i]
         if keep is not None and not keep[int(cy), int(cx)]:
             continue
+        found.append(i)
+    pieces = line_pieces(stats[found, :4]) if found else np.zeros(0, bool)
+    out: list[tuple[float, np.ndarray]] = []
+    for i, piece in zip(found, pieces, strict=True):
+        if piece:
+            continue
+        x, y, w, h, area = stats[i]
         crop = dark[y : y + h, x : x + w] * (lab[y : y + h, x : x + w] == i)
         out.append((float(area), crop.astype(np.float32)))
     out.sort(key=lambda t: -t[0])
     return [c for _, c in out[:limit]]
+
+
+LINE_PIECES = 4  # like pieces in a row along their long axis that make a broken line, not text
+PIECE_LIKE = 0.25  # relative difference in width and in height of two pieces of one broken line
+PIECE_ELONGATION = 1.25  # a piece of a line is this much longer along the line than across it
+PIECE_SLOPE = 0.06  # how far off the row's axis (per unit along it) the pieces of one line may lie (~3.5°)
+
+
+def line_pieces(boxes: np.ndarray) -> np.ndarray:
+    """Which blobs (x, y, w, h boxes, n × 4) are pieces of one broken straight line rather than glyphs.
+
+    Why: a line crossed by others (a notebook's margin line crossed by the rulings, a faint line on a bent
+    page) falls apart at the threshold into a row of equal dashes between the crossings, and each dash, a
+    flat bar, looks to the glyph model like a letter lying one way: two dozen of them outvote everything
+    else on the way up. Text is not like that: a word's letters differ in width and are seldom longer
+    along the line than they are tall. A blob is a piece when it is elongated along a row (or a column)
+    of at least `LINE_PIECES` others of its size and shape, their centres on its axis.
+    """
+    b = np.asarray(boxes, np.float64).reshape(-1, 4)
+    n = len(b)
+    out = np.zeros(n, bool)
+    if n <= LINE_PIECES:
+        return out
+    x, y, w, h = b.T
+    cx, cy = x + w / 2, y + h / 2
+    like = ((np.abs(w[:, None] - w[None]) <= PIECE_LIKE * np.maximum(w[:, None], w[None]))
+            & (np.abs(h[:, None] - h[None]) <= PIECE_LIKE * np.maximum(h[:, None], h[None])))
+    flat = w >= PIECE_ELONGATION * h  # pieces of a row (a horizontal line)
+    tall = h >= PIECE_ELONGATION * w  # pieces of a column
+    # on its axis: within half its thickness, and a line a few degrees off the frame's axis (a bent page) too
+    dx, dy = np.abs(cx[:, None] - cx[None]), np.abs(cy[:, None] - cy[None])
+    row = like & flat[:, None] & flat[None] & (dy <= 0.5 * h[:, None] + PIECE_SLOPE * dx)
+    col = like & tall[:, None] & tall[None] & (dx <= 0.5 * w[:, None] + PIECE_SLOPE * dy)
+    np.fill_diagonal(row, False)
+    np.fill_diagonal(col, False)
+    out = (row.sum(axis=1) >= LINE_PIECES) | (col.sum(axis=1) >= LINE_PIECES)
+    return out
 
 
 @lru_cache(maxsize=1)
