@@ -214,6 +214,8 @@ def test_an_unsure_reading_lowers_its_cells_until_the_way_up_is_confirmed():
     yes = read_sheet(data, overlay=False, quarter_turns=0)
     assert not yes.orientation_unsure and yes.grid == asked.grid and yes.confidence_if_upright is None
     assert len(yes.doubtful_cells()) < len(asked.doubtful_cells())
+    # "yes" takes away the chance of a wrong way up and nothing else: the cells have the confidence shown if upright
+    assert np.allclose(np.asarray(yes.confidence), upright, atol=1e-3)
 
 
 @pytest.mark.parametrize("bad", [True, 4, -1, 1.0, "0"])

@@ -34,6 +34,8 @@ class SheetLocation:
     # whether the half turn could not be told (the review then asks "Is this the top of your sheet?").
     cell_centres: np.ndarray | None = None
     orientation_unsure: bool = False
+    # the cues alone left the way up undecided (the player was asked), whether or not the player has answered
+    orientation_asked: bool = False
     # quarter turns clockwise of the reading, most likely first (0 = as placed): what the ask offers
     orientation_choices: list[int] = field(default_factory=lambda: [0])
     # the way-up decision's evidence: for K = 0..3 quarter turns clockwise, how far the chosen way up leads the

@@ -66,6 +66,8 @@ class Orientation:
     text: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)  # the text's log-odds per turn (vision.upright), max 0
     glyphs: int = 0
     turn_totals: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)  # best total score per turn k (lattice order)
+    # the cues alone left the way up undecided, so the player was asked (also once answered: `imposed`)
+    asked: bool = False
 
     def choices(self) -> list[int]:
         """Quarter turns clockwise to apply to this reading, most likely first (0 = as read), for the ask."""
@@ -391,10 +393,10 @@ def imposed(image: np.ndarray, lat: Lattice, side_hint: str | None, quarter_turn
     """
     o = orient_lattice(image, lat, side_hint)
     if quarter_turns is None:
-        return o
+        return replace(o, asked=o.unsure)
     if quarter_turns % 4 == 0:
-        return replace(o, unsure=False)  # the same (side, turn): only its doubt goes
-    return orient_lattice(image, lat, side_hint, turn=(o.k - quarter_turns) % 4)
+        return replace(o, unsure=False, asked=o.unsure)  # the same (side, turn): only its doubt goes
+    return replace(orient_lattice(image, lat, side_hint, turn=(o.k - quarter_turns) % 4), asked=o.unsure)
 
 
 def turn_of_down(lat: Lattice, down: np.ndarray) -> int | None:
@@ -495,7 +497,8 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_t
     warnings: list[Note] = location_notes(o)
     H = page_homography(lat, o.side, o.k)
     return SheetLocation(o.side, H, "border", {}, warnings, 0.0, cell_centres=upright_centres(lat, o.k),
-                         orientation_unsure=o.unsure, orientation_choices=o.choices(),
+                         orientation_unsure=o.unsure, orientation_asked=o.asked,
+                         orientation_choices=o.choices(),
                          orientation_leads=o.leads())
 
 
@@ -543,4 +546,4 @@ def reorient(image: np.ndarray, loc, side_hint: str | None = None, quarter_turns
     H = loc.homography if (o.k == 0 and o.side == loc.side) else page_homography(lat, o.side, o.k)
     centres = None if loc.cell_centres is None else upright_centres(lat, o.k)
     return replace(loc, side=o.side, homography=H, warnings=keep, orientation_unsure=o.unsure, cell_centres=centres,
-                   orientation_choices=o.choices(), orientation_leads=o.leads())
+                   orientation_asked=o.asked, orientation_choices=o.choices(), orientation_leads=o.leads())

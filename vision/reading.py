@@ -301,11 +301,17 @@ def locate(image: np.ndarray, gray: np.ndarray, side: str | None, quarter_turns:
 
 
 def sheet_context(loc: SheetLocation, grid_measured: bool, blur_cells: float) -> dict[str, float]:
-    """How the sheet was found, for the calibrated confidence (vision.calibrate.SHEET_FEATURES)."""
+    """How the sheet was found, for the calibrated confidence (vision.calibrate.SHEET_FEATURES).
+
+    `orientation_unsure` describes the sheet as the cues found it (its way up could not be told alone), also
+    after the player's answer: the answer removes the chance of a wrong way up (`vision.wayup`, folded in only
+    while unanswered), not what kind of sheet it is, so "yes, this is the top" gives the cells the confidence
+    they were shown to have if upright (`SheetReading.confidence_if_upright`)."""
     markers = loc.method == "markers"
     return {"no_markers": float(not markers), "lattice": float(loc.cell_centres is not None),
             "markers_missing": float(4 - len(loc.markers)) if markers else 0.0,
-            "orientation_unsure": float(loc.orientation_unsure), "grid_unmeasured": float(not grid_measured),
+            "orientation_unsure": float(loc.orientation_unsure or loc.orientation_asked),
+            "grid_unmeasured": float(not grid_measured),
             "blur_cells": float(blur_cells), "residual": float(np.log1p(max(loc.residual_px, 0.0)))}
 
 
