@@ -1,4 +1,5 @@
-"""Speed pass 7 (branch speed9) on arrays: the cell stage's percentiles taken for all cells at once.
+"""Speed pass 7 (branch speed9) on arrays: the cell stage's percentiles taken for all cells at once, and its
+ink shape descriptors handed to the marks stage instead of being made twice.
 
 Each batched helper is checked for exact equality (values and dtypes) against the per-item loop it replaces;
 `cell_arrays` is checked against a copy of its former one-cell-at-a-time loop (main 970375e).
@@ -232,3 +233,31 @@ def test_stretch_with_its_percentiles_given_is_stretch() -> None:
         lohi = F.percentiles_many([a], F.STRETCH_PERCENTILES)[0] if a.size else None
         assert np.array_equal(F.stretch(a, lohi=lohi), _old_stretch(a))
         assert np.array_equal(F.stretch(a), _old_stretch(a))
+
+
+@pytest.mark.parametrize("ruins_glyph", [True, False])
+def test_plain_ink_shapes_are_the_marks_stage_own_descriptors(ruins_glyph: bool) -> None:
+    """The cell stage's ink descriptors handed to the marks stage are the ones it would make itself."""
+    from vision import marks as M
+
+    img, boxes = _sheet(4)
+    p = F.planes(img)
+    ruins = {(1, 2), (5, 5)}
+    a = F.cell_arrays(p, boxes, ruins, ruins_glyph)
+    plain = F.plain_ink_shapes(a, p, boxes, ruins, ruins_glyph)
+    assert (11, 0) not in plain  # its colour crop is empty: not measured
+    assert ((1, 2) in plain) is not ruins_glyph  # a masked ruins cell's map is not the plain one
+    for cell, row in plain.items():
+        own = describe_maps([shape_map(crop(p.ink, boxes[cell], F.SHAPE_MARGIN, p.origin))])[0]
+        assert np.array_equal(row, own), cell
+    cells = list(boxes)
+    inks = [crop(p.ink, boxes[c], F.SHAPE_MARGIN, p.origin) for c in cells]
+    strokes = [crop(p.stroke, boxes[c], F.SHAPE_MARGIN, p.origin) for c in cells]
+    want = M.hero_features_many(inks, strokes)
+    got = M.hero_features_many(inks, strokes, [plain.get(c) for c in cells])
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+    del boxes[(11, 0)]
+    full = M.read_marks(img, boxes, given=p)
+    fast = M.read_marks(img, boxes, given=p, ink_shapes=plain)
+    assert np.array_equal(full.p_cross, fast.p_cross) and np.array_equal(full.p_hero, fast.p_hero)
+    assert full.kind == fast.kind and np.array_equal(full.confidence, fast.confidence)

@@ -451,6 +451,24 @@ def tint_hue(tint: np.ndarray) -> tuple[np.ndarray, float]:
     return out, share
 
 
+def plain_ink_shapes(a: CellArrays, p: Planes, boxes: dict[tuple[int, int], tuple[float, float, float]],
+                     ruins: set[tuple[int, int]] | frozenset = frozenset(), ruins_glyph: bool = True
+                     ) -> dict[tuple[int, int], np.ndarray]:
+    """The rows of `a.shape_ink` (`cell_arrays(p, boxes, ruins, ruins_glyph)`) that are the plain
+    `describe_maps([shape_map(crop(p.ink, box, SHAPE_MARGIN))])` of their cell's box: every cell measured
+    (a non-empty colour crop) whose ruins glyph was not masked.
+
+    Why: the marks stage (`vision.marks.hero_features_many`) describes exactly these maps again when it reads
+    the same cells on the same planes; handing it these rows saves a shape map and a HOG per cell.
+    """
+    out = {}
+    for k, cell in enumerate(a.cells):
+        if (ruins_glyph and cell in ruins) or crop(p.ink, boxes[cell], COLOUR_MARGIN, p.origin).size == 0:
+            continue
+        out[cell] = a.shape_ink[k]
+    return out
+
+
 def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, float]],
                 ruins: set[tuple[int, int]] | frozenset = frozenset(), ruins_glyph: bool = True) -> CellArrays:
     """Measure every cell in `boxes` (canonical pixel boxes, already moved onto the photographed grid).
