@@ -261,3 +261,31 @@ def test_plain_ink_shapes_are_the_marks_stage_own_descriptors(ruins_glyph: bool)
     fast = M.read_marks(img, boxes, given=p, ink_shapes=plain)
     assert np.array_equal(full.p_cross, fast.p_cross) and np.array_equal(full.p_hero, fast.p_hero)
     assert full.kind == fast.kind and np.array_equal(full.confidence, fast.confidence)
+
+
+def test_median_of_is_np_median_to_the_bit() -> None:
+    """`vision.lattice.median_of` against `float(np.median(a))`: values, NaN, and the sign of a zero
+    (numpy's mean adds from +0, so a lone −0 comes back +0), float32 and float64, ties, tiny and huge."""
+    from vision.lattice import median_of
+
+    rng = np.random.default_rng(1)
+    for t in range(6000):
+        n = int(rng.integers(1, 40))
+        a = rng.normal(size=n).astype(np.float32 if t % 2 else np.float64)
+        if t % 3 == 0:
+            a = np.round(a * 2) / 2
+        if t % 7 == 0:
+            a[rng.integers(0, n)] = -0.0
+        if t % 11 == 0:
+            a[:] = 0.0
+            a[::2] = -0.0
+        if t % 13 == 0:
+            a[rng.integers(0, n)] = np.nan
+        if t % 17 == 0:
+            a = a * np.asarray(1e-40, a.dtype)
+        with np.errstate(all="ignore"):
+            want, got = float(np.median(a)), median_of(a)
+        assert np.array_equal(want, got, equal_nan=True) and np.signbit(want) == np.signbit(got), (a, want, got)
+    assert median_of([3, 1, 2]) == float(np.median([3, 1, 2]))  # not float: numpy's own
+    with np.errstate(all="ignore"), pytest.warns(RuntimeWarning):
+        assert np.isnan(median_of(np.zeros(0)))
