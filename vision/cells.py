@@ -21,7 +21,7 @@ from companion.cartographers.data import GRID_SIZE
 from vision import calibrate, symbols
 from vision.calibrate import DOMINANT_CAP, dominant_terrain
 from vision.classify import classify_cells
-from vision.features import CellArrays, Planes, box_region, cell_arrays, ink_map, planes
+from vision.features import CellArrays, Planes, box_region, cell_arrays, ink_map, plain_ink_shapes, planes
 from vision.geometry import Canon, printed_cells, ruins_cells
 from vision.glare import CELL_FADED, glare_confidence_cap, outline_ratios
 from vision.groups import Group, distances, make_groups
@@ -80,6 +80,8 @@ class CellReading:
     # stage to reuse when it reads the same cells (`vision.marks.read_marks`).
     planes: Planes | None = field(default=None, repr=False)
     boxes: dict = field(default_factory=dict, repr=False)
+    # Its ink shape descriptors that the marks stage would make again from those planes (`plain_ink_shapes`).
+    ink_shapes: dict = field(default_factory=dict, repr=False)
 
 
 def _boxes(canon: Canon, offsets, cells) -> dict:
@@ -175,6 +177,7 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
     p = planes(whiten(norm[region], paper)).placed(region, norm.shape)
     own_glyph = method == "markers"
     a = cell_arrays(p, boxes, ruins, own_glyph)
+    ink_shapes = plain_ink_shapes(a, p, boxes, ruins, own_glyph)
     warnings: list[Note] = []
     p_fill = fill_probability(a, ruins, own_glyph)
     sym = symbols.predict(a.shape) if symbols.available() else None
@@ -309,7 +312,7 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
     raw_out = np.asarray(raw, np.float32).copy()
     for rc in keep:
         raw_out[rc] = np.nan  # named by the player: not part of the calibration
-    return CellReading(grid, conf, style, warnings, infos, path, raw_out, ev, p, boxes)
+    return CellReading(grid, conf, style, warnings, infos, path, raw_out, ev, p, boxes, ink_shapes)
 
 
 def cap_by_group(conf: np.ndarray, infos: list[GroupInfo]) -> np.ndarray:

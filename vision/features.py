@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -53,6 +54,8 @@ FAINT_SHARE, FAINT_INK, CHROMA_FAINT = 0.05, 0.06, 4.0  # a pale cell's ink and 
 # (`faint_strokes`), FAINT_PAPER above the median darkness (paper grain is about 0.01).
 FAINT_STROKE, FAINT_CONTRAST, FAINT_PAPER = 0.2, 0.06, 0.03
 STRETCH_FLOOR = 0.12  # the weakest stroke contrast stretched to full strength (paper noise stays below it)
+STRETCH_PERCENTILES = (50, 99.5)  # `stretch`: the paper level and the full-strength stroke level
+CONTRAST_PERCENTILES = (50, 98)  # `cell_arrays`: a cell's paper and its ink, whose difference is its contrast
 # A faint cell's mean tint (Lab chroma of the mean a, b) below TINT_GREY is grey (graphite, black pencil, the
 # paper's own cast); above TINT_GREY + TINT_RAMP it is all colour.
 TINT_GREY, TINT_RAMP = 0.8, 1.2
@@ -330,12 +333,15 @@ def describe_maps(maps: list[np.ndarray | None]) -> np.ndarray:
     return out
 
 
-def stretch(a: np.ndarray, floor: float = STRETCH_FLOOR) -> np.ndarray:
+def stretch(a: np.ndarray, floor: float = STRETCH_FLOOR, lohi=None) -> np.ndarray:
     """A stroke map rescaled to its own contrast (median → 0, 99.5th percentile → 1, never amplified more
-    than 1 / `floor`), so a faint pencil symbol crosses the same threshold as a firm one."""
+    than 1 / `floor`), so a faint pencil symbol crosses the same threshold as a firm one.
+
+    `lohi`: `np.percentile(a, STRETCH_PERCENTILES)` when already taken (`percentiles_many` over all cells).
+    """
     if a.size == 0:
         return a
-    lo, hi = np.percentile(a, [50, 99.5])
+    lo, hi = np.percentile(a, STRETCH_PERCENTILES) if lohi is None else lohi
     return np.clip((a - lo) / max(float(hi - lo), floor), 0, 1).astype(np.float32)
 
 
@@ -384,15 +390,49 @@ def evenness(ink: np.ndarray, blocks: int = EVEN_BLOCKS) -> float:
     Hatching, a fill or a wash put ink in every block; a symbol's or a letter's few strokes leave most blocks
     near paper. Measured on the ink above the cell's own faintest block, so the paper's tint does not count.
     """
-    h, w = ink.shape[:2]
-    if h < blocks or w < blocks:
-        return 0.0
-    m = cv2.resize(ink.astype(np.float32), (blocks, blocks), interpolation=cv2.INTER_AREA).ravel()
-    m = m - float(m.min())
-    hi = float(np.percentile(m, 90))
-    if hi <= 1e-3:
-        return 0.0
-    return float(np.clip(np.percentile(m, 25) / hi, 0, 1))
+    return float(evenness_many([ink], blocks)[0])
+
+
+def evenness_many(inks: Sequence[np.ndarray], blocks: int = EVEN_BLOCKS) -> np.ndarray:
+    """`evenness` of each map in `inks`, with the percentiles of all the block grids in one numpy call.
+
+    Same numbers as one `evenness` call per map: numpy's percentile costs ~0.1 ms a call whatever the size, and
+    a reading takes two per cell; along an axis of a stack it does the same float32 arithmetic on each row.
+    """
+    out = np.zeros(len(inks), np.float64)
+    rows = [k for k, a in enumerate(inks) if a.shape[0] >= blocks and a.shape[1] >= blocks]
+    if not rows:
+        return out
+    m = np.stack([cv2.resize(inks[k].astype(np.float32), (blocks, blocks), interpolation=cv2.INTER_AREA).ravel()
+                  for k in rows])
+    m = m - m.min(axis=1, keepdims=True)
+    hi = np.percentile(m, 90, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):  # blank rows (hi ≤ 1e-3) are left at 0 below
+        ratio = np.clip(np.percentile(m, 25, axis=1) / hi, 0, 1)
+    for j, k in enumerate(rows):
+        if not float(hi[j]) <= 1e-3:
+            out[k] = float(ratio[j])
+    return out
+
+
+def percentiles_many(arrays: Sequence[np.ndarray], q) -> list:
+    """`np.percentile(a, q)` of each array (all of it, as with `axis=None`), one numpy call per group of arrays
+    of one size and dtype.
+
+    Numpy's percentile costs ~0.1 ms a call before any work, and the cell stage takes several per cell; along
+    the rows of a stack it finds the same order statistics and interpolates with the same dtypes, so each
+    result is the one the single call gives (a float64 array for a list `q`, a scalar of the array's dtype for a
+    float `q`). Empty arrays are not allowed (numpy gives NaN with a warning for them).
+    """
+    out: list = [None] * len(arrays)
+    groups: dict[tuple[int, np.dtype], list[int]] = {}
+    for k, a in enumerate(arrays):
+        groups.setdefault((a.size, a.dtype), []).append(k)
+    for idx in groups.values():
+        res = np.percentile(np.stack([arrays[k].ravel() for k in idx]), q, axis=1)
+        for j, k in enumerate(idx):
+            out[k] = res[:, j] if res.ndim == 2 else res[j]
+    return out
 
 
 def tint_hue(tint: np.ndarray) -> tuple[np.ndarray, float]:
@@ -411,6 +451,24 @@ def tint_hue(tint: np.ndarray) -> tuple[np.ndarray, float]:
     return out, share
 
 
+def plain_ink_shapes(a: CellArrays, p: Planes, boxes: dict[tuple[int, int], tuple[float, float, float]],
+                     ruins: set[tuple[int, int]] | frozenset = frozenset(), ruins_glyph: bool = True
+                     ) -> dict[tuple[int, int], np.ndarray]:
+    """The rows of `a.shape_ink` (`cell_arrays(p, boxes, ruins, ruins_glyph)`) that are the plain
+    `describe_maps([shape_map(crop(p.ink, box, SHAPE_MARGIN))])` of their cell's box: every cell measured
+    (a non-empty colour crop) whose ruins glyph was not masked.
+
+    Why: the marks stage (`vision.marks.hero_features_many`) describes exactly these maps again when it reads
+    the same cells on the same planes; handing it these rows saves a shape map and a HOG per cell.
+    """
+    out = {}
+    for k, cell in enumerate(a.cells):
+        if (ruins_glyph and cell in ruins) or crop(p.ink, boxes[cell], COLOUR_MARGIN, p.origin).size == 0:
+            continue
+        out[cell] = a.shape_ink[k]
+    return out
+
+
 def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, float]],
                 ruins: set[tuple[int, int]] | frozenset = frozenset(), ruins_glyph: bool = True) -> CellArrays:
     """Measure every cell in `boxes` (canonical pixel boxes, already moved onto the photographed grid).
@@ -426,13 +484,17 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
     hue = np.zeros((n, HUE_BINS + 1), np.float32)
     stroke_maps: list[np.ndarray | None] = [None] * n
     ink_maps: list[np.ndarray | None] = [None] * n
+    # Three passes over the cells, so that each of the stage's percentiles (numpy's costs ~0.1 ms a call, and
+    # there were four per cell) is taken for all cells at once by `percentiles_many` / `evenness_many`: first
+    # the crops and the ink values, then the colour measures and the stroke crops, then the stroke maps.
+    live: list[int] = []  # cells whose colour crop is not empty (the others stay at zero, as before)
+    crops: dict[int, tuple[np.ndarray, np.ndarray | None, np.ndarray, int]] = {}
     for k, cell in enumerate(cells):
         box = boxes[cell]
-        masked = ruins_glyph and cell in ruins
         ink_c = crop(p.ink, box, COLOUR_MARGIN, p.origin)
         if ink_c.size == 0:
             continue
-        if masked:
+        if ruins_glyph and cell in ruins:
             keep = ruins_mask(ink_c.shape, COLOUR_MARGIN)
             vals = ink_c[keep]
             kept = max(int(keep.sum()), 1)
@@ -441,15 +503,24 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
             vals = ink_c.ravel()
             kept = ink_c.size
         mass[k] = float(vals.mean())
-        lo, hi = np.percentile(vals, [50, 98]) if vals.size else (0.0, 0.0)
+        live.append(k)
+        crops[k] = (ink_c, keep, vals, kept)
+    filled = [k for k in live if crops[k][2].size]
+    lohi = dict(zip(filled, percentiles_many([crops[k][2] for k in filled], CONTRAST_PERCENTILES), strict=True))
+    faints: dict[int, bool] = {}
+    strokes: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for k in live:
+        box = boxes[cells[k]]
+        ink_c, keep, vals, kept = crops[k]
+        masked = keep is not None
+        lo, hi = lohi.get(k, (0.0, 0.0))
         contrast[k] = float(hi - lo)
         on = ink_c > INK_T if keep is None else (ink_c > INK_T) & keep
         cov[k] = float(on.mean()) if masked else np.count_nonzero(on) / kept
         coloured_at = CHROMA_PIXEL
         lab_all = crop(p.lab, box, COLOUR_MARGIN, p.origin)
         tint[k] = (lab_all[..., 1:3] if keep is None else lab_all[keep][..., 1:3]).reshape(-1, 2).mean(axis=0)
-        even[k] = evenness(ink_c if keep is None else ink_c * keep)
-        faint = np.count_nonzero(on) < FAINT_SHARE * kept and contrast[k] + mass[k] > FAINT_INK
+        faint = faints[k] = np.count_nonzero(on) < FAINT_SHARE * kept and contrast[k] + mass[k] > FAINT_INK
         if faint:
             # A pale pencil: its strokes seldom cross INK_T and its colour is weak, but it is still a colour.
             on = ink_c > max(FAINT_INK, 0.6 * float(hi))
@@ -469,9 +540,6 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
             light[k] = float(median0(lab_c[strong, 0]))
         else:
             light[k] = 100.0
-        if faint and even[k] >= EVEN_TEXTURE:  # pale hatching: its colour is in the mean, not in any pixel
-            hue[k], chromatic[k] = tint_hue(tint[k])
-            colour[k] = tint[k]
         s_c = crop(p.stroke, box, SHAPE_MARGIN, p.origin)
         i_c = crop(p.ink, box, SHAPE_MARGIN, p.origin)
         if (s_c.size and float(s_c.max()) < FAINT_STROKE and contrast[k] > FAINT_CONTRAST
@@ -482,7 +550,17 @@ def cell_arrays(p: Planes, boxes: dict[tuple[int, int], tuple[float, float, floa
             km = ruins_mask(s_c.shape, SHAPE_MARGIN)
             s_c, i_c = s_c * km, i_c * km
         stroke_m[k] = float(s_c.mean()) if s_c.size else 0.0
-        stroke_maps[k] = shape_map(stretch(s_c), 0.3)
+        strokes[k] = (s_c, i_c)
+    even[live] = evenness_many([crops[k][0] if crops[k][1] is None else crops[k][0] * crops[k][1] for k in live])
+    drawn = [k for k in live if strokes[k][0].size]
+    stretch_at = dict(zip(drawn, percentiles_many([strokes[k][0] for k in drawn], STRETCH_PERCENTILES),
+                          strict=True))
+    for k in live:
+        if faints[k] and even[k] >= EVEN_TEXTURE:  # pale hatching: its colour is in the mean, not in any pixel
+            hue[k], chromatic[k] = tint_hue(tint[k])
+            colour[k] = tint[k]
+        s_c, i_c = strokes[k]
+        stroke_maps[k] = shape_map(stretch(s_c, lohi=stretch_at.get(k)), 0.3)
         ink_maps[k] = shape_map(i_c)
     shape, shape_ink = np.vsplit(describe_maps(stroke_maps + ink_maps), [n])
     return CellArrays(cells, mass, cov, colour, chromatic, light, hue, shape, shape_ink, stroke_m, contrast, tint,

@@ -148,13 +148,32 @@ def second_difference(s: np.ndarray, w: int, axis: int) -> np.ndarray:
     return np.subtract(s, out, out=out)
 
 
+def median_of(a) -> float:
+    """`float(np.median(a))`, without numpy's per-call overhead (~20 µs: axis checks, `mean` of the middle
+    two) for a non-empty float array: the same partition, NaN check and middle values added and halved in the
+    array's own dtype. Why: the lattice's line fits and scores take ~700 medians of a dozen numbers per read.
+    Anything else (empty, integer, a list) goes to `np.median` itself.
+    """
+    v = a if isinstance(a, np.ndarray) else np.asarray(a)
+    if v.dtype.kind != "f" or v.size == 0:
+        return float(np.median(v))
+    v = v.ravel()
+    n = v.size
+    k = n // 2
+    p = np.partition(v, sorted({k - 1, k, n - 1}) if n % 2 == 0 else sorted({k, n - 1}))
+    if np.isnan(p[-1]):
+        return float("nan")
+    mid = p[k : k + 1] if n % 2 else p[k - 1 : k + 1]
+    return float(np.add.reduce(mid) / np.asarray(len(mid), p.dtype))  # numpy's mean: a sum from +0, then ÷
+
+
 def _smooth(prof: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(prof.astype(np.float32).reshape(1, -1), (0, 0), 1.0).ravel()
 
 
 def _scale(prof: np.ndarray) -> tuple[float, float]:
-    med = float(np.median(prof))
-    mad = float(np.median(np.abs(prof - med))) * 1.4826
+    med = median_of(prof)
+    mad = median_of(np.abs(prof - med)) * 1.4826
     return med, mad + 1e-3 + 0.02 * abs(med)
 
 
@@ -390,12 +409,12 @@ def _fit_line(t: np.ndarray, v: np.ndarray, w: np.ndarray, tol: float, bend: flo
             return None
         coef = np.polyfit(t[keep], v[keep], 1, w=np.sqrt(w[keep]))
         resid = np.abs(np.polyval(coef, t) - v)
-        new = (w > 0) & (resid < max(tol, 2.5 * float(np.median(resid[keep]))))
+        new = (w > 0) & (resid < max(tol, 2.5 * median_of(resid[keep])))
         if np.array_equal(new, keep):
             break
         keep = new
     r = v - np.polyval(coef, t)
-    local = (w > 0.25 * float(np.median(w[w > 0]))) & (np.abs(r) < (2.5 * tol if bend is None else bend))
+    local = (w > 0.25 * median_of(w[w > 0])) & (np.abs(r) < (2.5 * tol if bend is None else bend))
     if local.sum() >= 3:
         # A running median of three: a line bends smoothly, a stroke or a fill edge moves one cell only.
         rr = np.interp(t, t[local], r[local])
@@ -501,7 +520,7 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
                     strengths.append(0.0)
                     continue
                 v, tw = got
-                strengths.append(float(np.median(tw)))
+                strengths.append(median_of(tw))
                 lines[axis].append(_fit_line(t, v, tw, 0.08 * cell))
         # Intersections in square coordinates; lines that could not be measured come from the prediction.
         # Straight lines first: only a grid uneven as a whole (ruled by hand) has its lines followed where
@@ -560,7 +579,7 @@ def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
             keep = bent_ok & (np.linalg.norm(bent_pts - pred_sq, axis=2) < tol_cells * cell)
             img_pts = img_b
         pts = np.where(keep[..., None], img_pts, pred + neighbour_offsets(img_pts - pred, keep))
-        score = float(np.median(strengths))
+        score = median_of(np.asarray(strengths))
     return Lattice(H, pts, score)
 
 
@@ -589,7 +608,7 @@ def smooth_field(off: np.ndarray, use: np.ndarray, tol: float, iters: int = 4) -
             return zero
         coef, *_ = np.linalg.lstsq(terms[keep], off[keep], rcond=None)
         resid = np.linalg.norm(terms @ coef - off, axis=2)
-        new = use & (resid < max(tol, 2.5 * float(np.median(resid[keep]))))
+        new = use & (resid < max(tol, 2.5 * median_of(resid[keep])))
         if np.array_equal(new, keep):
             break
         keep = new

@@ -155,21 +155,30 @@ def hero_features(ink: np.ndarray, stroke: np.ndarray | None = None) -> np.ndarr
     return hero_features_many([ink], [stroke])[0]
 
 
-def hero_features_many(inks: list[np.ndarray], strokes: list[np.ndarray | None]) -> np.ndarray:
-    """(n, D) `hero_features` of n cells, their shape descriptors in one batch (`describe_maps`; same numbers)."""
+def hero_features_many(inks: list[np.ndarray], strokes: list[np.ndarray | None],
+                       ink_shapes: list[np.ndarray | None] | None = None) -> np.ndarray:
+    """(n, D) `hero_features` of n cells, their shape descriptors in one batch (`describe_maps`; same numbers).
+
+    `ink_shapes`: per cell, the descriptor of its ink's shape map when the cell stage already made it
+    (`vision.features.plain_ink_shapes`: the same map of the same crop), or None; those are not made again.
+    """
     maps_a, maps_b, extra = [], [], []
-    for ink, stroke in zip(inks, strokes, strict=True):
+    known = [None] * len(inks) if ink_shapes is None else ink_shapes
+    for ink, stroke, kn in zip(inks, strokes, known, strict=True):
         a = np.asarray(ink, np.float32)
         b = np.zeros_like(a) if stroke is None else np.asarray(stroke, np.float32)
         h, w = a.shape[0] // 8, a.shape[1] // 8
         inner = a[h : a.shape[0] - h, w : a.shape[1] - w]
         cov = float((inner > 0.22).mean()) if inner.size else 0.0
         dark = float((b > 0.3).mean()) if b.size else 0.0
-        maps_a.append(shape_map(a))
+        maps_a.append(shape_map(a) if kn is None else None)
         maps_b.append(shape_map(b, 0.3))
         extra.append([cov, cov * cov, dark])
     n = len(maps_a)
     desc = describe_maps(maps_a + maps_b)
+    for k, kn in enumerate(known):
+        if kn is not None:
+            desc[k] = kn
     return np.concatenate([desc[:n], desc[n:], np.asarray(extra, np.float64).reshape(n, 3)], axis=1
                           ).astype(np.float32)
 
@@ -185,11 +194,12 @@ def hero_probability(features: np.ndarray) -> np.ndarray | None:
 
 
 def cell_measures(norm: np.ndarray | None, boxes: dict, origin: tuple[int, int] = (0, 0),
-                  given: Planes | None = None) -> tuple[dict, dict]:
+                  given: Planes | None = None, ink_shapes: dict | None = None) -> tuple[dict, dict]:
     """Per cell (of `boxes`): its cross strengths (`cross_strengths`) and its hero features.
 
     `norm` (the whitened sheet) may be the part of the image from `origin` (row, column) that holds the boxes
-    (`box_region`); `given` are its planes when already computed (then `norm` is not needed).
+    (`box_region`); `given` are its planes when already computed (then `norm` is not needed), and
+    `ink_shapes` the cells' ink shape descriptors made from them (`vision.features.plain_ink_shapes`), if any.
     """
     p = planes(norm) if given is None else given
     origin = origin if given is None else p.origin
@@ -197,17 +207,19 @@ def cell_measures(norm: np.ndarray | None, boxes: dict, origin: tuple[int, int] 
     cells = list(boxes)
     cross = cross_strengths_many([crop(dark, boxes[c], CROSS_MARGIN, origin) for c in cells])
     feats = hero_features_many([crop(p.ink, boxes[c], SHAPE_MARGIN, origin) for c in cells],
-                               [crop(p.stroke, boxes[c], SHAPE_MARGIN, origin) for c in cells])
+                               [crop(p.stroke, boxes[c], SHAPE_MARGIN, origin) for c in cells],
+                               None if ink_shapes is None else [ink_shapes.get(c) for c in cells])
     return dict(zip(cells, cross, strict=True)), dict(zip(cells, feats, strict=True))
 
 
 def read_marks(norm: np.ndarray, boxes: dict, predrawn=frozenset(), grid_size: int = 11,
-               given: Planes | None = None) -> MarkReading:
+               given: Planes | None = None, ink_shapes: dict | None = None) -> MarkReading:
     """Look for X marks and heroes in the cells of `boxes` (every cell but printed mountains and wastelands,
     on the photographed grid); a side's pre-drawn terrain (`predrawn`) may be destroyed but holds no hero.
 
     `given`: the planes of `norm` whitened by the paper of these same boxes (`vision.cells` computes them for
-    the terrain reading when its cells are these), so they are not computed twice.
+    the terrain reading when its cells are these), so they are not computed twice; `ink_shapes` (with
+    `given` only): the terrain reading's ink shape descriptors of those cells (`vision.features.plain_ink_shapes`).
     """
     if given is None:
         # As the terrain stage sees it: the grid's paper is white; only the rectangle of the boxes is computed.
@@ -215,7 +227,7 @@ def read_marks(norm: np.ndarray, boxes: dict, predrawn=frozenset(), grid_size: i
         white = whiten(norm[region], grid_paper(norm, boxes))
         strength, feats = cell_measures(white, boxes, (region[0].start, region[1].start))
     else:
-        strength, feats = cell_measures(None, boxes, given=given)
+        strength, feats = cell_measures(None, boxes, given=given, ink_shapes=ink_shapes)
     cells = list(boxes)
     p_cross = np.zeros((grid_size, grid_size))
     p_hero = np.zeros((grid_size, grid_size))

@@ -404,7 +404,8 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
     predrawn = {rc for rc in printed if rc in markable}
     under = [row[:] for row in cls.grid]
     apply_marks(cls.grid, cls.confidence, read_marks(cells_norm, mark_boxes, predrawn,
-                                                     given=cls.planes if same else None))
+                                                     given=cls.planes if same else None,
+                                                     ink_shapes=cls.ink_shapes if same else None))
     doubt_crossed_monsters(loc.side, under, cls.grid, cls.confidence)
     doubt_grouped_heroes(cls.grid, cls.confidence, cls.groups)
     # symbols need a sharper photo than colour fills; a map of fills with a few shape-named cells is gated as
