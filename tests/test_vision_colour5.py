@@ -119,38 +119,6 @@ def _naming(names: list[str]):
     return Naming(probs, ["colour"] * len(names))
 
 
-def test_a_light_orange_beside_clear_yellow_farms_is_the_village_and_says_it_is_unsure():
-    from vision.naming import SHARED_CONFIDENCE, shared_names
-
-    specs = [(57, 72, 12), (95, 83, 10), (150, 50, 15)]  # orange, yellow, green
-    a, groups = _arrays(specs), _groups(specs)
-    out = shared_names(a, groups, _naming(["farm", "farm", "forest"]))
-    assert out.name(0) == "village" and out.confidence(0) == SHARED_CONFIDENCE
-    assert out.name(1) == "farm" and out.confidence(1) > 0.99  # the yellow fits "farm" far better: it keeps it
-    assert out.name(2) == "forest" and out.confidence(2) > 0.99
-
-
-def test_shades_of_one_pen_keep_their_shared_name():
-    from vision.naming import shared_names
-
-    specs = [(150, 48, 12), (150, 72, 10), (57, 60, 8)]  # dense and light green hatching, a village
-    a, groups = _arrays(specs), _groups(specs)
-    names = _naming(["forest", "forest", "village"])
-    out = shared_names(a, groups, names)
-    assert np.array_equal(out.probs, names.probs)
-
-
-def test_a_doubted_name_stays_when_its_other_terrain_is_another_pens():
-    """Orange and yellow both "farm", but a red group is the village already: the orange keeps "farm", doubted."""
-    from vision.naming import SHARED_CONFIDENCE, shared_names
-
-    specs = [(57, 72, 12), (95, 83, 10), (25, 50, 9)]
-    a, groups = _arrays(specs), _groups(specs)
-    out = shared_names(a, groups, _naming(["farm", "farm", "village"]))
-    assert out.name(0) == "farm" and out.confidence(0) == SHARED_CONFIDENCE
-    assert out.confidence(1) > 0.99 and out.confidence(2) > 0.99
-
-
 def test_a_cell_is_never_surer_than_its_groups_name():
     from vision.cells import GroupInfo, cap_by_group
 

@@ -44,14 +44,6 @@ MONO_SHARE, MONO_SPREAD = 0.85, 25.0  # one pen colour on most cells within this
 MONO_THIN_SHARE = 0.25  # … drawn in thin lines on at least this share of the cells (some may be shaded over)
 PALE_LIGHT = 80.0  # hatching whose strong ink is lighter than this is mostly paper: its lightness is no cue
 BLACK_L = 45.0  # neutral ink darker than this and covering the cell is a black marker/crayon fill
-# One pen, one terrain (`shared_names`): two colour groups this far apart (mean appearance distance) that got
-# the same name were drawn with different pens; the one whose hue fits the name less than SHARED_MARGIN
-# (log-evidence) better than another terrain — or less than twice that and SHARED_GAP worse than the other
-# group — is doubtful, and says so with at most SHARED_CONFIDENCE.
-SHARED_APART = 0.6
-SHARED_MARGIN = 1.0
-SHARED_GAP = 2.0  # … or when the other group fits the name this much better
-SHARED_CONFIDENCE = 0.55
 GREY_FARM_CONFIDENCE = 0.55  # the most a mostly grey group named "farm" keeps (`grey_farm_doubt`)
 
 
@@ -224,69 +216,6 @@ def grey_farm_doubt(p: np.ndarray) -> np.ndarray:
     out[t] = GREY_FARM_CONFIDENCE
     out[np.arange(len(p)) != t] = (1 - GREY_FARM_CONFIDENCE) * (rest / rest.sum() if rest.sum() > 0 else 1 / len(rest))
     return out
-
-
-def shared_names(a: CellArrays, groups: list[Group], naming: Naming, d: np.ndarray | None = None) -> Naming:
-    """One pen, one terrain: colour groups drawn with clearly different pens should not share a name.
-
-    (Not on the reading path since branch silent7: `vision.hueorder.order_names` names the colour groups together,
-    by the order of their hues and the span of each name's pens, which covers this rule; kept for comparison.)
-
-    A player colours every forest with the same pencil, so when two groups of different colours are both
-    named "farm" (an orange village and the yellow farms; a pink monster and the orange villages) one of them
-    is misnamed, and confidently so, because each was named alone by priors that overlap (orange is a farm
-    colour and a village colour). The group whose hue fits the shared name worse — by the hue families alone,
-    the palette reader votes the same way for every cell of one colour — is doubted when its own fit is weak
-    or the other group fits far better (a light orange beside a clear yellow: the yellow is the farm). Its name
-    confidence is at most SHARED_CONFIDENCE, so its cells go to review, and it takes its best other terrain by
-    hue when no
-    group of a clearly different pen holds that terrain already. Groups of a few shades of one pen (pale and
-    dense hatching) are close, and a group the hue families name clearly keeps its name.
-    `d`: the cells' appearance distances (`vision.groups.distances(a)`), computed when not given.
-    """
-    col = [k for k, g in enumerate(groups) if naming.source[k] == "colour" and len(g.rows) >= 2]
-    if len(col) < 2:
-        return naming
-    summaries = {k: group_summary(a, groups[k]) for k in col}
-    col = [k for k in col if summaries[k]["neutral"] < 0.5 and summaries[k]["hue_share"] > 0.25]
-    if len(col) < 2:
-        return naming
-    d = distances(a) if d is None else d
-    apart = {(k, j): float(d[np.ix_(groups[k].rows, groups[j].rows)].mean()) > SHARED_APART
-             for k in col for j in col if k != j}
-    fit = {k: colour_logits(summaries[k]["hue"], None if summaries[k]["pale"] else summaries[k]["light"])
-           for k in col}
-    names = {k: int(np.argmax(naming.probs[k])) for k in col}
-
-    def margin(k: int, t: int) -> float:
-        return float(fit[k][t] - np.max(np.delete(fit[k], t)))
-
-    doubted = set()
-    for i, k in enumerate(col):
-        for j in col[i + 1:]:
-            t = names[k]
-            if names[j] != t or not apart[(k, j)]:
-                continue
-            loser = min((k, j), key=lambda g: (margin(g, t), len(groups[g].rows)))
-            winner = j if loser == k else k
-            weak, lost = margin(loser, t), margin(winner, t) - margin(loser, t)
-            if weak < SHARED_MARGIN or (weak < 2 * SHARED_MARGIN and lost > SHARED_GAP):
-                doubted.add(loser)
-    if not doubted:
-        return naming
-    probs = naming.probs.copy()
-    for k in sorted(doubted):
-        t = names[k]
-        alt = int(np.argmax(np.where(np.arange(len(DRAWABLE)) == t, -np.inf, fit[k])))
-        held = any(names[j] == alt and apart[(k, j)] for j in col if j != k and j not in doubted)
-        new = t if held else alt
-        row = np.full(len(DRAWABLE), (1 - SHARED_CONFIDENCE) / (len(DRAWABLE) - 1))
-        if new != t:  # the old name stays the runner-up
-            row[:] = (1 - SHARED_CONFIDENCE - 0.3) / (len(DRAWABLE) - 2)
-            row[t] = 0.3
-        row[new] = SHARED_CONFIDENCE
-        probs[k] = row
-    return Naming(probs, list(naming.source))
 
 
 def _one_pen(groups: list[Group], summaries: list[dict], coloured: list[bool]) -> bool:
