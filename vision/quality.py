@@ -118,7 +118,6 @@ def check_blur(sigma_px: float, canon: Canon, style: str = "colour") -> None:
         raise PhotoError("too_blurry", f"edge blur {sigma_px / canon.cell_px:.2f} of a cell")
 
 
-
 def colour_share(groups) -> float | None:
     """Of the drawn cells in groups named by colour or by shape (`vision.cells.GroupInfo.source`), the share
     named by colour; None when there are none (nothing drawn, or every group named by the player)."""
