@@ -172,6 +172,25 @@ def median_along(a: np.ndarray, axis: int = 0):
     return (np.take(p, k - 1, axis=axis) + np.take(p, k, axis=axis)) / np.asarray(2, p.dtype)
 
 
+def median_of(a) -> float:
+    """`float(np.median(a))`, without numpy's per-call overhead (~20 µs: axis checks, `mean` of the middle
+    two) for a non-empty float array: the same partition, NaN check and middle values added and halved in the
+    array's own dtype. Why: the lattice's line fits and scores take ~700 medians of a dozen numbers per read.
+    Anything else (empty, integer, a list) goes to `np.median` itself.
+    """
+    v = a if isinstance(a, np.ndarray) else np.asarray(a)
+    if v.dtype.kind != "f" or v.size == 0:
+        return float(np.median(v))
+    v = v.ravel()
+    n = v.size
+    k = n // 2
+    p = np.partition(v, sorted({k - 1, k, n - 1}) if n % 2 == 0 else sorted({k, n - 1}))
+    if np.isnan(p[-1]):
+        return float("nan")
+    mid = p[k : k + 1] if n % 2 else p[k - 1 : k + 1]
+    return float(np.add.reduce(mid) / np.asarray(len(mid), p.dtype))  # numpy's mean: a sum from +0, then ÷
+
+
 def median0(a: np.ndarray):
     """`np.median(a, axis=0)`, quickly (`median_along`)."""
     return median_along(a, 0)

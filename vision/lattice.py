@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
+from vision.features import median_of
 from vision.padlayout import pad_grid_quads
 
 N_LINES = GRID_SIZE + 1
@@ -72,6 +73,10 @@ class Lattice:
         """11×11×2 pixel centres of the cells, each the mean of its four measured corners (lattice order)."""
         p = self.points
         return (p[:-1, :-1] + p[:-1, 1:] + p[1:, :-1] + p[1:, 1:]) / 4
+
+    def cell_px(self) -> float:
+        """The median spacing of neighbouring measured corners along the rows (pixels): the lattice's cell size."""
+        return float(np.median(np.linalg.norm(np.diff(self.points, axis=1), axis=2)))
 
     def scaled(self, f: float) -> Lattice:
         """The same lattice in an image scaled by `f`."""
@@ -146,25 +151,6 @@ def second_difference(s: np.ndarray, w: int, axis: int) -> np.ndarray:
     np.add(a[n - 2 * w: n - w], a[:w], out=o[n - w:])  # s[i + w] wraps to the start
     np.multiply(out, 0.5, out=out)
     return np.subtract(s, out, out=out)
-
-
-def median_of(a) -> float:
-    """`float(np.median(a))`, without numpy's per-call overhead (~20 µs: axis checks, `mean` of the middle
-    two) for a non-empty float array: the same partition, NaN check and middle values added and halved in the
-    array's own dtype. Why: the lattice's line fits and scores take ~700 medians of a dozen numbers per read.
-    Anything else (empty, integer, a list) goes to `np.median` itself.
-    """
-    v = a if isinstance(a, np.ndarray) else np.asarray(a)
-    if v.dtype.kind != "f" or v.size == 0:
-        return float(np.median(v))
-    v = v.ravel()
-    n = v.size
-    k = n // 2
-    p = np.partition(v, sorted({k - 1, k, n - 1}) if n % 2 == 0 else sorted({k, n - 1}))
-    if np.isnan(p[-1]):
-        return float("nan")
-    mid = p[k : k + 1] if n % 2 else p[k - 1 : k + 1]
-    return float(np.add.reduce(mid) / np.asarray(len(mid), p.dtype))  # numpy's mean: a sum from +0, then ÷
 
 
 def _smooth(prof: np.ndarray) -> np.ndarray:
@@ -837,6 +823,11 @@ def squarish(quad: np.ndarray, limit: float = SQUARISH) -> bool:
     return bool(min(a, b) > 0 and max(a, b) / min(a, b) < limit)
 
 
+def is_new_quad(q: np.ndarray, quads: list[np.ndarray], near: float = 6.0) -> bool:
+    """Is outline `q` more than `near` pixels (at some corner) from each of `quads`, i.e. not one of them again?"""
+    return all(np.abs(q - o).max() > near for o in quads)
+
+
 def candidate_quads(gray: np.ndarray, darkest: np.ndarray | None = None) -> list[np.ndarray]:
     """Rough outlines the lattice may sit in: contour quadrilaterals (of the gray image and of its darkest
     channel, which shows orange or blue print better), and the whole image as a last resort."""
@@ -845,10 +836,10 @@ def candidate_quads(gray: np.ndarray, darkest: np.ndarray | None = None) -> list
     quads = find_quads(gray)[:6]
     if darkest is not None:
         for q in find_quads(darkest)[:4]:
-            if all(np.abs(q - o).max() > 6 for o in quads):
+            if is_new_quad(q, quads):
                 quads.append(q)
     for q in paper_quads(gray):
-        if all(np.abs(q - o).max() > 6 for o in quads):
+        if is_new_quad(q, quads):
             quads.append(q)
     h, w = gray.shape[:2]
     quads.append(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64))
@@ -926,7 +917,7 @@ def ink_quads(ink: np.ndarray, levels: tuple[float, ...] | None = None,
             if q is None or not squarish(q):
                 continue
             near = max(6.0, 0.03 * float(np.linalg.norm(q[2] - q[0])))  # the two edges of one stroke: one outline
-            if any(np.abs(q - o).max() <= near for o in out):
+            if not is_new_quad(q, out, near):
                 continue
             out.append(q)
             n += 1
@@ -955,7 +946,7 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
     quads = candidate_quads(gray, darkest)
     n_outlines = len(quads) - 1  # the last is the whole image
     # A grid drawn darker than its paper's lines (squared paper, close rulings): its own outline, a grid border.
-    quads += [q for q in ink_quads(ink) if all(np.abs(q - o).max() > 6 for o in quads)]
+    quads += [q for q in ink_quads(ink) if is_new_quad(q, quads)]
     # The comb's candidates are searched coarsely (the comb on a smaller square, the shift search and the first
     # score at `SEARCH_CELL` px per cell); the best few are then measured, scored and judged at full size.
     for qi, quad in enumerate(quads):
@@ -1020,7 +1011,7 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
 
 def remeasure(image: np.ndarray, lat: Lattice) -> Lattice:
     """The chosen lattice measured again on a crop of the working image around it (sub-pixel centres)."""
-    cell = float(np.median(np.linalg.norm(np.diff(lat.points, axis=1), axis=2)))
+    cell = lat.cell_px()
     h, w = image.shape[:2]
     x0, y0 = np.floor(lat.points.reshape(-1, 2).min(axis=0) - cell).astype(int)
     x1, y1 = np.ceil(lat.points.reshape(-1, 2).max(axis=0) + cell).astype(int)

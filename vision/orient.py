@@ -446,7 +446,7 @@ def marker_error(lat: Lattice, side: str, k: int, markers: dict[int, np.ndarray]
     """
     layout = sheet_layout(side, paper)
     H = page_homography(lat, side, k, paper)
-    cell = float(np.median(np.linalg.norm(np.diff(lat.points, axis=1), axis=2)))
+    cell = lat.cell_px()
     errs = []
     for m in layout.markers:
         if m.id not in markers:
