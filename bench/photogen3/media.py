@@ -110,7 +110,7 @@ def sample_player(style: str, rng: np.random.Generator) -> Player:
         p.params = _symbol_params(rng)
     elif style == "letters":
         p.symbol_pen = line_pen(rng, ("ballpoint", "fineliner", "pencil", "pencil"))
-        p.params = {"lang": pick(rng, ["en", "tr"]), "size": (uni(rng, 0.3, 0.5), uni(rng, 0.55, 0.85)),
+        p.params = {"lang": pick(rng, ["en", "tr"]), "size": (uni(rng, 0.3, 0.5), uni(rng, 0.55, 0.75)),
                     "slant": uni(rng, -0.1, 0.35), "angle_sd": uni(rng, 2, 12), "offset": uni(rng, 0.03, 0.15),
                     "jitter": uni(rng, 0.01, 0.05), "underline": chance(rng, 0.08)}
     else:  # mixed
@@ -170,36 +170,47 @@ class Patch:
         ink(self.page, alpha, colour, origin=(self.x0, self.y0), cover=cover)
 
 
+def _clip_line(p: np.ndarray, d: np.ndarray, lo: float, hi: float):
+    """The part of the line p + t d inside the square [lo, hi]^2 (Liang-Barsky), or None."""
+    t0, t1 = -1e9, 1e9
+    for k in range(2):
+        if abs(d[k]) < 1e-12:
+            if p[k] < lo or p[k] > hi:
+                return None
+            continue
+        a, b = (lo - p[k]) / d[k], (hi - p[k]) / d[k]
+        t0, t1 = max(t0, min(a, b)), min(t1, max(a, b))
+    if t1 <= t0:
+        return None
+    return p + d * t0, p + d * t1
+
+
 def _hatch_lines(rng, angle_deg: float, spacing: float, lo: float, hi: float, coverage: float, jitter: float):
-    """Parallel segments (unit-square coordinates) across the square [lo, hi]^2 at `angle_deg` (0 = horizontal)."""
+    """Parallel segments (unit-square coordinates) across the square [lo, hi]^2 at `angle_deg` (0 = horizontal),
+    spread evenly so the first and last touch the square's sides."""
     a = np.radians(angle_deg)
     d = np.array([np.cos(a), np.sin(a)])
     nrm = np.array([-d[1], d[0]])
-    c = np.array([0.5, 0.5])
+    c = np.array([(lo + hi) / 2] * 2)
     half = (hi - lo) / 2 * (abs(d[0]) + abs(d[1]))
     n = max(1, int(round(2 * half / max(spacing, 1e-6)))) + 1
     offs = np.linspace(-half, half, n)
-    if n > 2:
-        offs = offs[1:-1] if abs(abs(d[0]) - abs(d[1])) < 0.5 else offs
+    diagonal = abs(abs(d[0]) - abs(d[1])) < 0.5
+    if n > 2 and diagonal:
+        offs = offs[1:-1]  # at a slant the extreme lines only graze a corner
     if coverage < 1.0 and len(offs) > 3:
         keep = int(max(2, round(len(offs) * coverage)))
         start = int(rng.integers(0, len(offs) - keep + 1))
         offs = offs[start:start + keep]
     segs = []
+    e = 0.5 * spacing
     for o in offs:
         o = o + rng.normal(0, spacing * jitter)
-        p = c + nrm * o
-        ts = []
-        for k in range(2):
-            if abs(d[k]) > 1e-9:
-                ts += [(lo - p[k]) / d[k], (hi - p[k]) / d[k]]
-        ts = sorted(ts)
-        if len(ts) < 4:
-            continue
-        t0, t1 = ts[1], ts[2]
-        a_, b_ = p + d * t0, p + d * t1
-        if np.all((a_ >= lo - 1e-6) & (a_ <= hi + 1e-6)) and t1 > t0:
-            segs.append((a_, b_))
+        seg = _clip_line(c + nrm * o, d, lo - e, hi + e)
+        if seg is not None and np.linalg.norm(seg[1] - seg[0]) > 0.02:
+            a_, b_ = seg
+            seg2 = _clip_line(a_, b_ - a_, lo, hi) or (a_, b_)
+            segs.append(seg2 if np.linalg.norm(seg2[1] - seg2[0]) > 0.05 else (a_, b_))
     return segs
 
 
@@ -303,7 +314,7 @@ def fill_crayon(page: Page, quad, colour, P: dict, rng) -> None:
     cm = patch.cell_mm
     tip = P["tip_mm"]
     ang = P["angle"] + rng.normal(0, P["angle_jitter"])
-    inset = (0.5 * tip - P["overshoot_mm"] * uni(rng, 0.3, 1.0)) / cm
+    inset = (0.5 * tip - 0.5 * P["overshoot_mm"] * uni(rng, 0.2, 1.0)) / cm
     segs = _hatch_lines(rng, ang, tip / cm * P["overlap"], inset, 1 - inset, 1.0, 0.25)
     polys = _strokes_from_segments(rng, segs, P["sloppy_mm"] / cm, 0.03, True, 0.004)
     m = patch.mask()
@@ -312,7 +323,7 @@ def fill_crayon(page: Page, quad, colour, P: dict, rng) -> None:
     coarse = 0.5 + 0.5 * np.tanh(1.5 * smooth_noise(rng, patch.h, patch.w, max(1.5, 0.3 * page.ppm)))
     t = (1 - P["grain"] * 0.5) * tooth + P["grain"] * 0.5 * coarse
     press = float(np.clip(P["pressure"] + rng.normal(0, 0.07), 0.2, 1.0))
-    dep = np.clip((t - (0.8 - 0.7 * press)) / 0.22 + 0.5, 0, 1)
+    dep = np.clip((t - (0.75 - 0.75 * press)) / 0.32 + 0.5, 0, 1)
     body = cv2.GaussianBlur(m.astype(np.float32) / 255, (0, 0), 0.15 * tip * page.ppm)
     a = np.clip(body * 1.3, 0, 1) * dep * (0.65 + 0.33 * press)
     patch.put(a, colour)
@@ -433,7 +444,8 @@ def draw_letter(page: Page, quad, terrain: str, pen: Pen, P: dict, rng) -> None:
     ch = LETTERS[P["lang"]][terrain]
     size = uni(rng, *P["size"])
     wdt = S.text_width(ch, size, 0.0)
-    off = rng.uniform(-P["offset"], P["offset"], 2)
+    room = max(0.0, (1 - max(size, wdt)) / 2 - 0.05)
+    off = rng.uniform(-1, 1, 2) * min(P["offset"], room)
     x = 0.5 - wdt / 2 + off[0] + size * P["slant"] * 0.5
     yb = 0.5 + size / 2 + off[1]
     polys = S.handwrite(rng, ch, x, yb, size, P["slant"] + rng.normal(0, 0.05), P["jitter"],

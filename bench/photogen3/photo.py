@@ -202,14 +202,18 @@ def kelvin_rgb(T: float) -> np.ndarray:
     return lin / lin[1]
 
 
-def sample_light(rng: np.random.Generator, difficulty: str) -> dict:
+def sample_light(rng: np.random.Generator, difficulty: str, sheet_uv: tuple[float, float] = (0.5, 0.5)) -> dict:
+    """Light on the table. `sheet_uv` is where the sheet's centre is in the photo (fractions of width/height):
+    hand and phone shadows and glare fall on or near the sheet, where the photographer's hand and lamp are."""
     hard = difficulty == "hard"
+    su, sv = sheet_uv
     T = uni(rng, 2700, 6500)
     L = {
         "kelvin": T,
         "awb_strength": uni(rng, 0.4, 1.0) if hard else uni(rng, 0.65, 1.0),
         "tint": [uni(rng, -0.03, 0.03), uni(rng, -0.03, 0.03)],
-        "exposure": uni(rng, 0.45, 1.4) if hard else uni(rng, 0.72, 1.18),
+        "exposure": uni(rng, 0.5, 1.5) if hard else uni(rng, 0.8, 1.22),  # error after auto exposure
+        "ae_target": uni(rng, 0.5, 0.68),  # mean display level the phone's auto exposure aims at
         "gradient": uni(rng, 0.0, 0.5 if hard else 0.28),
         "gradient_dir_deg": uni(rng, 0, 360),
         "vignette": uni(rng, 0.05, 0.5 if hard else 0.3),
@@ -220,12 +224,17 @@ def sample_light(rng: np.random.Generator, difficulty: str) -> dict:
         "glare": None,
     }
     if chance(rng, 0.6 if hard else 0.35):
-        L["shadow"] = {"shape": pick(rng, ["blob", "band"]), "darkness": uni(rng, 0.15, 0.65 if hard else 0.45),
-                       "softness": uni(rng, 0.02, 0.12), "cx": uni(rng, -0.2, 1.2), "cy": uni(rng, -0.2, 1.2),
-                       "rx": uni(rng, 0.15, 0.5), "ry": uni(rng, 0.1, 0.35), "angle_deg": uni(rng, 0, 180),
-                       "band_offset": uni(rng, 0.15, 0.5)}
+        shape = pick(rng, ["blob", "band"])
+        if shape == "blob":  # a hand or a head: a soft ellipse partly over the sheet
+            cx, cy = su + uni(rng, -0.4, 0.4), sv + uni(rng, -0.4, 0.4)
+        else:  # the phone's or an arm's shadow: everything beyond a soft edge that crosses the sheet
+            cx, cy = su + uni(rng, -0.25, 0.25), sv + uni(rng, -0.25, 0.25)
+        L["shadow"] = {"shape": shape, "darkness": uni(rng, 0.3, 0.75) if hard else uni(rng, 0.25, 0.6),
+                       "softness": uni(rng, 0.01, 0.08), "cx": cx, "cy": cy,
+                       "rx": uni(rng, 0.15, 0.45), "ry": uni(rng, 0.1, 0.3), "angle_deg": uni(rng, 0, 360),
+                       "band_offset": 0.0}
     if chance(rng, 0.35 if hard else 0.15):
-        L["glare"] = {"cx": uni(rng, 0.2, 0.8), "cy": uni(rng, 0.2, 0.8), "rx": uni(rng, 0.04, 0.2),
+        L["glare"] = {"cx": su + uni(rng, -0.3, 0.3), "cy": sv + uni(rng, -0.3, 0.3), "rx": uni(rng, 0.04, 0.2),
                       "ry": uni(rng, 0.03, 0.12), "angle_deg": uni(rng, 0, 180),
                       "strength": uni(rng, 0.3, 1.0 if hard else 0.7)}
     return L
@@ -377,7 +386,15 @@ def render(page, design, cam: Camera, light: dict, optics: dict, table: dict, ob
         ru = du * np.cos(a) + dv * np.sin(a)
         rv = -du * np.sin(a) + dv * np.cos(a)
         glare = gpar["strength"] * np.exp(-0.5 * ((ru / gpar["rx"]) ** 2 + (rv / gpar["ry"]) ** 2)) * inside
-    gain = upsample(np.power(np.maximum(Lrgb, 1e-4), 1 / 2.2).astype(np.float32), step, W, H)
+    gain_c = np.power(np.maximum(Lrgb, 1e-4), 1 / 2.2).astype(np.float32)
+    # auto exposure: the phone scales the whole picture so its mean lands near a target (a bright sheet on a dark
+    # table comes out bright, a sheet filling the frame comes out greyish), then errs by `exposure`
+    preview = cv2.resize(img, (nx, ny), interpolation=cv2.INTER_AREA) * gain_c / np.float32(
+        max(light["exposure"], 1e-3) ** (1 / 2.2))
+    mean = float(cv2.cvtColor(preview, cv2.COLOR_RGB2GRAY).mean())
+    ae = float(np.clip(light["ae_target"] / max(mean, 1e-3), 0.6, 1.8))
+    light["ae_gain"] = ae
+    gain = upsample(gain_c * np.float32(ae), step, W, H)
     img *= gain
     if glare is not None:
         g = upsample(glare.astype(np.float32), step, W, H)[..., None]
@@ -407,7 +424,7 @@ def render(page, design, cam: Camera, light: dict, optics: dict, table: dict, ob
         img = cv2.filter2D(img, -1, ker)
     clock("optics")
     # --- sensor: noise (brighter = more shot noise; darker photos were shot at higher ISO) ---------------------
-    iso = 1.0 / max(0.35, light["exposure"])
+    iso = float(np.clip(light["ae_gain"] * light["exposure"] ** (1 / 2.2), 0.7, 2.5)) ** 0.8  # more gain, more noise
     sig = optics["noise"] * iso
     lum = rng.standard_normal(((H + 1) // 2, (W + 1) // 2), dtype=np.float32)
     lum = cv2.resize(lum, (W, H), interpolation=cv2.INTER_LINEAR)
@@ -453,20 +470,24 @@ def design_height(cam: Camera, sheet_xy: np.ndarray) -> np.ndarray:
     return cam.surface.height(sheet_xy[..., 0], sheet_xy[..., 1])
 
 
-def tone_lut(optics: dict) -> np.ndarray:
-    """The phone's tone curve on 8-bit values: black level, contrast (a soft S), highlight roll-off."""
-    x = np.arange(256, dtype=np.float64) / 255.0
+def tone_lut(optics: dict, top: float = 2.0, size: int = 4096) -> np.ndarray:
+    """The phone's tone curve from linear-ish display values in [0, top] to 8 bits: black level, contrast, and a
+    soft shoulder so that overexposed paper rolls off to white instead of clipping hard."""
+    x = np.linspace(0.0, top, size)
     bl = optics["black_level"]
-    y = np.clip((x - bl) / (1 - bl), 0, 1)
-    c = optics["contrast"]
-    s_curve = 0.5 + (y - 0.5) * c
-    y = np.clip(s_curve, 0, 1)
+    y = np.clip((x - bl) / (1 - bl), 0, None)
+    y = 0.5 + (y - 0.5) * optics["contrast"]
+    k = 0.82
+    over = y > k
+    y = np.where(over, k + (1 - k) * (1 - np.exp(-(y - k) / (1 - k))), y)
     return np.clip(y * 255 + 0.5, 0, 255).astype(np.uint8)
 
 
 def to_jpeg(img: np.ndarray, optics: dict) -> bytes:
-    u8 = cv2.convertScaleAbs(np.clip(img, 0, 1), alpha=255.0)
-    u8 = cv2.LUT(u8, tone_lut(optics))
+    lut = tone_lut(optics)
+    q = np.clip(img, 0.0, 2.0 - 1e-6)
+    q *= np.float32((len(lut) - 1) / 2.0)
+    u8 = lut[q.astype(np.uint16)]
     bgr = cv2.cvtColor(u8, cv2.COLOR_RGB2BGR)
     ok, buf = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, int(optics["jpeg_quality"])])
     assert ok

@@ -43,11 +43,11 @@ def fbm(rng: np.random.Generator, h: int, w: int, base_px: float, octaves: int =
 def paper_tooth(rng: np.random.Generator, h: int, w: int, px_per_mm: float, coarse: float = 1.0) -> np.ndarray:
     """The paper's surface in [0, 1]: high where the fibres stand up (pencil catches there first)."""
     fine = rng.standard_normal((h, w)).astype(np.float32)
-    sigma = max(0.45, 0.07 * px_per_mm * coarse)
+    sigma = max(0.6, 0.09 * px_per_mm * coarse)
     fine = cv2.GaussianBlur(fine, (0, 0), sigma)
     fine /= fine.std() + 1e-6
-    mid = smooth_noise(rng, h, w, max(2.0, 0.6 * px_per_mm * coarse))
-    t = 0.75 * fine + 0.45 * mid
+    mid = smooth_noise(rng, h, w, max(2.0, 0.5 * px_per_mm * coarse))
+    t = 0.7 * fine + 0.55 * mid
     return (0.5 + 0.5 * np.tanh(0.9 * t)).astype(np.float32)
 
 
