@@ -100,6 +100,8 @@ def generate(kind: str, style: str, difficulty: str, seed: int, small: bool = Fa
     ppm = _sheet_ppm(cam, design)
     page = design.paint(ppm, st.get("paint"))
     record = media.draw_sheet(page, design, grid, player, mapinfo, st.get("draw"))
+    if cam.surface is not None:
+        photo.crease_marks(page, cam.surface, st.get("crease"))
     centre = cam.forward_sheet(design.lattice.reshape(-1, 2).mean(0))
     light = photo.sample_light(st.get("light"), difficulty, (centre[0] / cam.width, centre[1] / cam.height))
     optics = photo.sample_optics(st.get("optics"), difficulty)

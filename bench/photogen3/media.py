@@ -22,6 +22,8 @@ TERRAINS = ("forest", "village", "farm", "water", "monster")
 LETTERS = {"en": {"forest": "F", "village": "V", "farm": "A", "water": "W", "monster": "M"},
            "tr": {"forest": "O", "village": "K", "farm": "T", "water": "S", "monster": "C"}}
 FILL_STYLES = ("pencil", "marker", "crayon", "felttip", "watercolour")
+NAMES = ("ALI", "AYSE", "MERT", "ELIF", "CAN", "DENIZ", "TOM", "ANNA", "SARAH", "BEN", "KEREM", "EMRE", "OMER",
+         "LEYLA", "MAYA", "JOHN", "PAUL", "EMMA", "BURAK", "SELIN", "DAD", "MUM", "ANNE", "BABA", "P1", "P2")
 
 
 def hsv(h: float, s: float, v: float) -> tuple[float, float, float]:
@@ -558,9 +560,11 @@ def draw_sheet(page: Page, design, grid: list[list[str]], player: Player, mapinf
     if marks["name"] and design.name_line:
         x0, y, x1 = design.name_line
         m = np.zeros(page.shape, np.uint8)
-        length = uni(rng, 0.35, 0.9) * (x1 - x0)
-        S.draw(m, [page.px(p) for p in S.cursive(rng, x0 + uni(rng, 0, 5), y, length, uni(rng, 3.5, 6))],
-               pen.width_mm * ppm)
+        name = pick(rng, NAMES)
+        hgt = min(uni(rng, 3.0, 5.5), (x1 - x0) / max(1e-6, S.text_width(name, 1.0)) * 0.9)
+        polys = S.handwrite(rng, name, x0 + uni(rng, 0, 4), y - uni(rng, 0.2, 1.0), hgt, uni(rng, -0.05, 0.3), 0.03,
+                            uni(rng, -3, 3))
+        S.draw(m, [page.px(p) for p in polys], pen.width_mm * ppm)
         _page_pen(page, m, pen, rng)
     if marks["scores"] and design.score_boxes and mapinfo["stage"] != "early":
         m = np.zeros(page.shape, np.uint8)

@@ -52,6 +52,25 @@ def sample_surface(rng: np.random.Generator, w: float, h: float, hard: bool) -> 
     return Surface(w, h, terms)
 
 
+def crease_marks(page, surface: Surface, rng: np.random.Generator) -> None:
+    """Where the paper was folded its fibres broke: a faint line along each crease (the shading comes from the
+    surface's shape)."""
+    from . import strokes as S
+    from .page import ink
+
+    for t in surface.terms:
+        if t["type"] != "crease":
+            continue
+        a = np.radians(t["angle"])
+        d = np.array([np.cos(a), np.sin(a)])
+        p0 = np.array([t["x0"], t["y0"]])
+        L = 2 * max(surface.w, surface.h)
+        line = S.wobble(rng, np.array([p0 - d * L, p0 + d * L]), 0.15, 30, 2.0)
+        m = np.zeros(page.shape, np.uint8)
+        S.draw(m, [page.px(line)], max(1.0, 0.25 * page.ppm), int(rng.integers(90, 200)))
+        ink(page, m, (0.72, 0.72, 0.74), uni(rng, 0.08, 0.25), blur=0.6)
+
+
 def _outside_fraction(poly: np.ndarray, W: int, H: int) -> float:
     """Fraction of a polygon's area outside the frame [0, W-1] x [0, H-1] (Sutherland-Hodgman clip)."""
     area = polygon_area(poly)

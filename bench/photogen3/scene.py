@@ -63,17 +63,20 @@ def table_texture(t: dict, bbox: tuple[float, float, float, float], res: float, 
     img = np.empty((H, W, 3), np.float32)
     if kind == "wood":
         # growth rings: long, nearly straight bands across V, gently bent; fibres: fine streaks along U
-        warp = smooth_noise(rng, H, W, 150 * res) * 2.5 + smooth_noise(rng, H, W, 40 * res) * 0.6
-        rings = np.sin((V + warp) * (2 * np.pi / (t["period_mm"] * 3)))
-        rings = 0.5 + 0.5 * np.sign(rings) * np.abs(rings) ** 0.4
+        warp = smooth_noise(rng, H, W, 160 * res) * 7 + smooth_noise(rng, H, W, 45 * res) * 1.8
+        plank = np.floor(V / t["plank_mm"])
+        shift = ((np.sin(plank * 78.233) * 12543.17) % 1.0) * 400.0  # each plank is cut from elsewhere in the log
+        phase = (V + warp + np.sin((U + shift) / 230.0) * 9) * (2 * np.pi / (t["period_mm"] * 1.6))
+        late = (0.5 + 0.5 * np.sin(phase)) ** 5  # thin dark latewood lines on lighter earlywood
+        fade = 0.55 + 0.45 * np.tanh(smooth_noise(rng, H, W, 90 * res))
+        rings = 0.7 - late * fade
         fib = rng.standard_normal(int((V.max() - V.min()) * 4) + 4).astype(np.float32)
         fib = cv2.GaussianBlur(fib.reshape(-1, 1), (1, 0), 1.2).ravel()
         fibres = np.interp((V - V.min() + warp * 0.5) * 4, np.arange(len(fib)), fib).astype(np.float32)
-        plank = np.floor(U / t["plank_mm"])
         tone = (np.sin(plank * 12.9898) * 43758.5453) % 1.0
         f = (1 + t["contrast"] * (rings - 0.5) + 0.04 * fibres * (1 + t["contrast"] * 2) + 0.14 * (tone - 0.5)
              + 0.04 * fbm(rng, H, W, 30 * res, 3))
-        gap = np.abs(((U / t["plank_mm"]) % 1.0) * t["plank_mm"]) < 0.7
+        gap = ((V / t["plank_mm"]) % 1.0) * t["plank_mm"] < 0.7
         f = np.where(gap, f * 0.5, f)
         img[:] = base
         img *= f[..., None]
@@ -101,10 +104,13 @@ def table_texture(t: dict, bbox: tuple[float, float, float, float], res: float, 
             d = (X * np.cos(ang) + Y * np.sin(ang)) - p
             img *= (1 - 0.12 * np.exp(-(d / uni(rng, 4, 15)) ** 2) + 0.06 * np.exp(-((d - 12) / 10) ** 2))[..., None]
     elif kind == "stone":
-        v = fbm(rng, H, W, 120 * res, 5)
-        veins = np.exp(-np.abs(v - 0.3) * 25) + 0.5 * np.exp(-np.abs(fbm(rng, H, W, 60 * res, 4) + 0.5) * 30)
+        turb = fbm(rng, H, W, 140 * res, 5)
+        m = np.sin((U / uni(rng, 90, 220) + 0.55 * turb) * np.pi)
+        veins = (1 - np.abs(m)) ** 14 * (0.5 + 0.5 * np.tanh(2 * smooth_noise(rng, H, W, 150 * res)))
+        veins = cv2.GaussianBlur(veins.astype(np.float32), (0, 0), max(0.5, 0.4 * res))
         img[:] = base
-        img *= (1 - t["vein"] * veins + 0.03 * fbm(rng, H, W, 5 * res, 3))[..., None]
+        img *= (1 - t["vein"] * veins + 0.015 * fbm(rng, H, W, 5 * res, 3) + 0.03 * fbm(rng, H, W, 80 * res, 3))[
+            ..., None]
     else:
         img[:] = base
         img *= (1 + 0.05 * fbm(rng, H, W, 120 * res, 3) + 0.03 * fbm(rng, H, W, 2 * res, 2))[..., None]

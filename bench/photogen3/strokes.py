@@ -156,25 +156,6 @@ def text_width(text: str, height: float, spacing: float = 0.22) -> float:
     return height * sum((GLYPHS[c][0] + spacing) if c in GLYPHS else 0.5 for c in text)
 
 
-def cursive(rng: np.random.Generator, x: float, y_base: float, length: float, height: float) -> list[np.ndarray]:
-    """A scrawled name: a loopy line that reads as handwriting from a distance."""
-    n = max(8, int(length / (height * 0.18)))
-    t = np.linspace(0, 1, n)
-    loops = rng.uniform(3, 6) * length / max(height, 1e-6) / 4
-    phase = rng.uniform(0, 6.28)
-    xs = x + t * length + np.sin(t * loops * 6.28 + phase) * height * 0.25
-    amp = height * (0.3 + 0.25 * np.abs(np.sin(t * loops * 2.1 + 1.3)))
-    ys = y_base - amp * (1 + np.cos(t * loops * 6.28 + phase)) * 0.9
-    pts = np.stack([xs, ys], 1)
-    cut = sorted(rng.choice(np.arange(3, n - 3), size=min(2, max(0, n - 7)), replace=False)) if n > 10 else []
-    out, start = [], 0
-    for c in cut:
-        out.append(pts[start:c])
-        start = c + 1
-    out.append(pts[start:])
-    return [p for p in out if len(p) >= 2]
-
-
 # --- symbols: designs in a cell-centred unit box (-0.5..0.5, y down) ---------------------------------------------
 
 def _tri(cx, top, bottom, half):
