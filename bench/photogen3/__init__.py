@@ -7,6 +7,23 @@
 
 A photo depends only on (kind, style, difficulty, seed) (and `small`, which only shrinks it). Written on its own,
 without looking at the project's reader or its other generators: players, paper and phones are modelled here.
+
+How a photo is made (one module per step):
+  mapfill  the game: explore/ambush shapes placed in every rotation, preferring to touch the same terrain, until an
+           early (15-65 %), late or finished map; monsters 5-15 % of the drawn cells.
+  sheets   the blank sheet, designed in millimetres (a 12x12 lattice of cell corners, so hand-ruled uneven cells are
+           exact) and painted at the resolution the camera needs: Mapsmith's printed PDF (via the printing code),
+           generic printed grids, notebook paper ruled by hand, graph paper, a drawn look-alike of the game's pad,
+           and the real pad scans.
+  media    the player: a palette (one pen per terrain), a style (pencil, marker, crayon, felt tip, watercolour,
+           symbols in ballpoint or graphite, initials, mixed) drawn cell by cell through each cell's own quad, plus
+           legend squares, coins, a name, scores, smudges, erased ghosts and stray dots.
+  camera   a pinhole phone with barrel distortion over a table, the paper curled, waved, creased; truth points are
+           projected forward, the picture is rendered by inverting the same model pixel by pixel.
+  scene    the table (wood, cloths, desks, marble, a table edge) and clutter around the grid.
+  photo    framing, light (white balance, auto exposure and its error, gradient, hand/phone shadow, vignette,
+           glare, shading of the curl), optics (defocus, depth blur, motion blur, chromatic aberration), sensor
+           noise, saturation, sharpening, tone curve, JPEG (sometimes twice).
 """
 
 from __future__ import annotations

@@ -39,8 +39,8 @@ def line_pen(rng: np.random.Generator, kinds=("ballpoint", "fineliner", "pencil"
 
 def pencil_deposit(tooth: np.ndarray, pressure: float) -> np.ndarray:
     """How much graphite or pigment the paper's tooth takes at a pressure in [0, 1]."""
-    t0 = 0.78 - 0.75 * pressure
-    return np.clip((tooth - t0) * (1.0 / 0.38) + 0.5, 0.0, 1.0) * np.float32(0.5 + 0.5 * pressure)
+    t0 = 0.8 - 0.8 * pressure
+    return np.clip((tooth - t0) * (1.0 / 0.55) + 0.5, 0.0, 1.0) * np.float32(0.5 + 0.5 * pressure)
 
 
 def apply(page: Page, mask: np.ndarray, pen: Pen, rng: np.random.Generator, origin: tuple[int, int] = (0, 0),

@@ -340,7 +340,7 @@ def design_ours(side: str, rng: np.random.Generator, kind: str = "ours") -> Desi
     name_line = ((t["x_pt"] + 115) * PT, (t["y_pt"] + 43) * PT, (t["x_pt"] + 235) * PT)
     white = uni(rng, 0.93, 0.985)
     paper_colour = (white * uni(rng, 0.985, 1.0), white, white * uni(rng, 0.975, 1.01))
-    params = {"paper": paper, "lang": lang, "sheet_id": _sheet_id(side, paper, lang, idx),
+    params = {"paper": paper, "lang": lang, "sheet_id": _sheet_id(side, paper, lang, idx), "sheet_id_index": idx,
               "toner_density": uni(rng, 0.82, 1.0), "toner_warmth": uni(rng, -0.03, 0.03),
               "paper_colour": paper_colour}
     return Design(kind, f"mapsmith-{paper}-{lang}", side, (lay["page_w_pt"] * PT, lay["page_h_pt"] * PT), lattice,
@@ -349,8 +349,7 @@ def design_ours(side: str, rng: np.random.Generator, kind: str = "ours") -> Desi
 
 def _paint_ours(d: Design, ppm: float, rng: np.random.Generator) -> Page:
     p = d.params
-    raster = _ours_raster(d.side, p["paper"], p["lang"], [_sheet_id(d.side, p["paper"], p["lang"], i)
-                                                          for i in range(4)].index(p["sheet_id"]))
+    raster = _ours_raster(d.side, p["paper"], p["lang"], p["sheet_id_index"])
     page = blank(d, ppm, rng)
     H, W = page.image.shape[:2]
     grey = cv2.resize(raster, (W, H), interpolation=cv2.INTER_AREA if ppm < 0.7 * RASTER_PPM else cv2.INTER_LINEAR)
@@ -1074,6 +1073,8 @@ def _paint_pad(d: Design, ppm: float, rng: np.random.Generator) -> Page:
     ribbon = [(bx - 22, by - 2), (bx - 10, by - 4), (bx + 10, by - 4), (bx + 22, by - 2), (bx + 20, by + 4),
               (bx + 8, by + 2.5), (bx - 8, by + 2.5), (bx - 20, by + 4), (bx - 22, by - 2)]
     S.draw(hdr, [mm_poly(page, ribbon)], 0.4 * ppm)
+    title = "КАРТОГРАФЫ" if p["title_lang"] == "ru" else "CARTOGRAPHERS"
+    text.put(bx, by, title, 2.6, "mm", "DejaVuSerif-Bold.ttf")
     shield = [(bx - 6, by + 8), (bx + 6, by + 8), (bx + 6, by + 15), (bx, by + 20), (bx - 6, by + 15), (bx - 6, by + 8)]
     S.draw(hdr, [mm_poly(page, shield)], 0.45 * ppm)
     S.draw(hdr, [mm_poly(page, [(bx - 13, by + 2), (bx + 9, by + 19)]),

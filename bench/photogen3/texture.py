@@ -47,7 +47,7 @@ def paper_tooth(rng: np.random.Generator, h: int, w: int, px_per_mm: float, coar
     fine = cv2.GaussianBlur(fine, (0, 0), sigma)
     fine /= fine.std() + 1e-6
     mid = smooth_noise(rng, h, w, max(2.0, 0.5 * px_per_mm * coarse))
-    t = 0.7 * fine + 0.55 * mid
+    t = 0.8 * fine + 0.35 * mid
     return (0.5 + 0.5 * np.tanh(0.9 * t)).astype(np.float32)
 
 
