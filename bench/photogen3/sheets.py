@@ -551,7 +551,8 @@ def drawn_features(page: Page, d: Design, pen, rng: np.random.Generator) -> None
                            page.px(B(np.array([[0.88, 0.12], [0.12, 0.88]])))], wmm)
             else:
                 hatch = []
-                for k in np.arange(-0.9, 1.0, 0.16):
+                step = float(np.clip(1.3 / max(d.mean_cell_mm(), 1e-6), 0.12, 0.3))  # lines about 1.3 mm apart
+                for k in np.arange(-0.9, 1.0, step):
                     a = np.array([max(0, k), max(0, -k)]) * 0.92 + 0.04
                     b = np.array([min(1, 1 + k), min(1, 1 - k)]) * 0.92 + 0.04
                     hatch.append(page.px(B(S.wobble(rng, np.array([a, b]), 0.01, 0.3, 0.05))))
@@ -617,7 +618,7 @@ def _hand_title(page: Page, d: Design, pen, rng: np.random.Generator, y_mm: floa
     from . import pens
 
     text = pick(rng, ["CARTOGRAPHERS", f"MAP {d.side}", f"SIDE {d.side}", "HARITA", "KARTOGRAF"])
-    hgt = uni(rng, 5, 9)
+    hgt = min(uni(rng, 5, 9), 0.8 * d.mean_cell_mm())
     x = d.lattice[0, 0][0] + uni(rng, 0, 30)
     m = layer(page)
     S.draw(m, [page.px(p) for p in S.handwrite(rng, text, x, y_mm, hgt, uni(rng, -0.05, 0.3), 0.03,
@@ -816,6 +817,7 @@ def design_squared(side: str, rng: np.random.Generator) -> Design:
     from .pens import line_pen
 
     pen = line_pen(np.random.default_rng(rng.integers(1 << 62)))
+    pen.width_mm = min(pen.width_mm, 0.04 * cell)  # a fine pen for small squares
     colour = pick(rng, [(0.55, 0.7, 0.88), (0.65, 0.65, 0.65), (0.6, 0.78, 0.62), (0.7, 0.6, 0.8),
                         (0.5, 0.62, 0.8)])
     params = {"paper": paper, "square_mm": sq, "squares_per_cell": k, "cell_mm": cell, "offset_mm": (ox, oy),
