@@ -1056,7 +1056,7 @@ def _paint_pad(d: Design, ppm: float, rng: np.random.Generator) -> Page:
         line_mm(sb, page, (bx + bw, by), (bx + bw, by + bh), 0.3)
         line_mm(sb, page, (bx, by + bh / 2), (bx + 2 * bw, by + bh / 2), 0.3)
         text.put(bx + bw * 0.5, by + bh * 0.25, names[s][0], bh * 0.3, "mm", "DejaVuSerif-Bold.ttf")
-        text.put(bx + bw * 0.5 + bw * 0.45, by + bh * 0.25, names[s][1], bh * 0.3, "mm", "DejaVuSerif-Bold.ttf")
+        text.put(bx + bw * 1.5, by + bh * 0.25, names[s][1], bh * 0.3, "mm", "DejaVuSerif-Bold.ttf")
         if s < 3:
             text.put(bx + 2 * bw + cell * 0.2, by + bh / 2, "+", bh * 0.5, "mm", "DejaVuSerif-Bold.ttf")
         else:
