@@ -138,6 +138,12 @@ def test_full_size_photo():
     img = _decode(photo)
     assert 1600 <= max(img.shape[:2]) <= 4032
     _check_truth(photo, "ours", "pencil", "normal", 7)
+    small = generate("ours", "pencil", "normal", 7, small=True)  # the same scene, only smaller
+    assert small.truth["grid"] == photo.truth["grid"]
+    k = 640 / max(img.shape[:2])
+    big_c = np.array(photo.truth["params"]["geometry"]["cell_centers_px"])
+    small_c = np.array(small.truth["params"]["geometry"]["cell_centers_px"])
+    assert np.abs((big_c + 0.5) * k - 0.5 - small_c).max() < 1.0
 
 
 def test_printed_mountains_are_where_the_truth_says():

@@ -179,7 +179,7 @@ def plan_camera(rng: np.random.Generator, design, difficulty: str, small: bool) 
 
         frame(cam, w, h, coverage, (cam.cx + offset[0] * W, cam.cy + offset[1] * H), tuple(aim))
         uv = cam.forward_sheet(ring)
-        m = 2.0
+        m = max(W, H) / 2000.0  # two pixels at 4000: the same framing for small photos
         inside = bool((uv[:, 0] >= m).all() and (uv[:, 0] <= W - 1 - m).all() and (uv[:, 1] >= m).all()
                       and (uv[:, 1] <= H - 1 - m).all())
         if not inside:
