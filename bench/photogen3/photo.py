@@ -147,8 +147,8 @@ def plan_camera(rng: np.random.Generator, design, difficulty: str, small: bool) 
     gx0, gy0 = design.lattice.reshape(-1, 2).min(0)
     gx1, gy1 = design.lattice.reshape(-1, 2).max(0)
     best = None
-    for attempt in range(300):
-        relax = min(1.0, attempt / 150)
+    for attempt in range(800):
+        relax = min(1.0, attempt / 300)
         tmax = 35.0 if hard else 20.0
         tilt = tmax * float(rng.beta(1.4, 1.9))
         tilt_dir = float(rng.normal(0, 35)) if chance(rng, 0.7) else uni(rng, -180, 180)
