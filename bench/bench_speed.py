@@ -2,12 +2,14 @@
 
     python -m bench.bench_speed                       # every case, 5 pairs each, photos made in a temp folder
     python -m bench.bench_speed --cases pad ours-graphite --runs 3 --photos /tmp/p12 [--json] [--memory]
+                                [--cells features]
 
 For each case one 12 MP JPEG (3000×4000, seed 777) is made by `bench.synthphoto` (kept in `--photos` when
 given, and reused from there), read once as a warm-up, then `--runs` pairs of (`cv2.imread(path)`,
 `read_sheet(path)`) are timed in turn in this one process. The figure is the median of the pairs' ratios
 (read / imread): the machine is shared, and a pair's two timings see the same load. CPU time is given too
 (`time.process_time` around each call). `--memory` adds the peak RSS of a fresh process reading the photo.
+`--cells features` times the feature cell reader instead of the cell model (`read_sheet(..., cells=…)`).
 
 The issue's target (issues 9 and 10): a read in at most 3 × the time `cv2.imread` takes; peak memory < 400 MB.
 """
@@ -48,14 +50,14 @@ def photo_path(case: str, folder: Path) -> Path:
     return path
 
 
-def time_case(path: Path, runs: int) -> dict:
+def time_case(path: Path, runs: int, cells: str = "net") -> dict:
     """Median read and imread times and the median of the paired ratios (wall and CPU) for one photo."""
     from vision.errors import PhotoError
     from vision.reading import read_sheet
 
     outcome = "read"
     try:
-        read_sheet(str(path))  # warm-up: imports, models, memos
+        read_sheet(str(path), cells=cells)  # warm-up: imports, models, memos
     except PhotoError as exc:
         outcome = exc.code
     wall, cpu, t_read, t_imread = [], [], [], []
@@ -64,7 +66,7 @@ def time_case(path: Path, runs: int) -> dict:
         cv2.imread(str(path))
         c1, t1 = time.process_time(), time.perf_counter()
         with contextlib.suppress(PhotoError):
-            read_sheet(str(path))
+            read_sheet(str(path), cells=cells)
         c2, t2 = time.process_time(), time.perf_counter()
         t_imread.append(t1 - t0)
         t_read.append(t2 - t1)
@@ -83,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photos", type=Path, help="folder to keep (and reuse) the generated photos in")
     ap.add_argument("--memory", action="store_true", help="also the peak RSS of a fresh process per photo")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--cells", choices=["net", "features"], default="net", help="the cell reader to time")
     args = ap.parse_args(argv)
     tmp = None
     if args.photos is None:
@@ -95,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for case in args.cases:
             path = photo_path(case, folder)
-            res = time_case(path, args.runs)
+            res = time_case(path, args.runs, args.cells)
             if args.memory:
                 from bench.bench_vision import peak_memory
 

@@ -1,7 +1,7 @@
 """Score the photo reader on photos from photogen2, the second independent generator, through its CLI only.
 
     python -m bench.bench_vision2 --split dev --n 6 [--kinds ours pad] [--difficulties normal]
-                                  [--cmd "python -m companion.cli"] [--json]
+                                  [--cmd "python -m companion.cli"] [--json] [--gen photogen3]
 
 For every kind x difficulty it generates `--n` photos (styles round-robin, see `style_for`) into a temporary
 folder, runs `CMD read PHOTO --json` on each (at most 2 at a time) and compares with the truth. `--split dev` uses seeds
@@ -48,7 +48,18 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.photogen2 import DIFFICULTIES, HELDOUT_START, KINDS, STYLES, generate, sheets
+from bench.photogen2 import DIFFICULTIES, HELDOUT_START, KINDS, STYLES
+
+GENERATORS = ("photogen2", "photogen3")  # the same kinds, styles, difficulties and seed splits
+
+
+def generator(name: str):
+    """The photo generator module `name` (bench.photogen2 or bench.photogen3, written apart from each other)."""
+    import importlib
+
+    if name not in GENERATORS:
+        raise ValueError(f"unknown generator {name!r}")
+    return importlib.import_module(f"bench.{name}")
 
 FIXED = {"mountain", "wasteland"}
 DOUBT, REVIEW_MAX = 0.7, 10
@@ -233,9 +244,9 @@ def truth_quarter_turns(rec: dict) -> int:
 
 
 def run_one(cmd: list[str], folder: Path, job: tuple[str, str, str, int], index: int, timeout: float,
-            pass_side: bool, taps: bool = True) -> dict:
+            pass_side: bool, taps: bool = True, gen: str = "photogen2") -> dict:
     kind, style, diff, seed = job
-    photo = generate(kind, style, diff, seed)
+    photo = generator(gen).generate(kind, style, diff, seed)
     path = folder / f"{index:04d}.jpg"
     path.write_bytes(photo.jpeg)
     path.with_suffix(".json").write_text(json.dumps(photo.truth))
@@ -303,10 +314,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, help="keep the photos, truths and per-photo records here")
     ap.add_argument("--json", action="store_true", help="print the table as JSON")
     ap.add_argument("--no-taps", action="store_true", help="skip the re-reads with unsure groups named")
+    ap.add_argument("--gen", choices=GENERATORS, default="photogen2", help="the photo generator")
     args = ap.parse_args(argv)
     kinds = list(args.kinds or KINDS)
-    if "padscan" in kinds and not sheets.scans_available():
-        print(f"padscan skipped: no pad scans in {sheets.scan_dir()} (set MAPSMITH_PAD_SCANS)", file=sys.stderr)
+    scans = generator(args.gen).sheets
+    if "padscan" in kinds and not scans.scans_available():
+        print("padscan skipped: no pad scans (set MAPSMITH_PAD_SCANS)", file=sys.stderr)
         kinds.remove("padscan")
     base = (0 if args.split == "dev" else HELDOUT_START) + args.start
     jobs = [(k, style_for(args.styles, k, d, args.start + i), d, base + i)
@@ -317,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         with ThreadPoolExecutor(args.jobs) as pool:
             recs = list(pool.map(lambda ij: run_one(cmd, folder, ij[1], ij[0], args.timeout, args.pass_side,
-                                                        not args.no_taps),
+                                                        not args.no_taps, args.gen),
                                  enumerate(jobs)))
         if args.keep:
             (folder / "records.json").write_text(json.dumps(recs, indent=1))
@@ -327,10 +340,10 @@ def main(argv: list[str] | None = None) -> int:
               if any(r["style"] == s for r in recs)}
     total = summarise(recs)
     if args.json:
-        print(json.dumps({"split": args.split, "n": args.n, "cmd": args.cmd, "groups": groups, "styles": styles,
-                          "all": total}, indent=1))
+        print(json.dumps({"gen": args.gen, "split": args.split, "n": args.n, "cmd": args.cmd, "groups": groups,
+                          "styles": styles, "all": total}, indent=1))
         return 0
-    print(f"photogen2 {args.split} split, n={args.n} per kind x difficulty, reader: {args.cmd}")
+    print(f"{args.gen} {args.split} split, n={args.n} per kind x difficulty, reader: {args.cmd}")
     print(header())
     for name, s in groups.items():
         print(fmt_row(name, s))

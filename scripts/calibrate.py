@@ -1,4 +1,6 @@
-"""Fit (or check) the confidence calibration shipped as vision/data/calibration.json — one command.
+"""Fit (or check) the confidence calibration of the feature cell reader (`vision.cells.read_cells`, the fallback
+when no cell model is installed; `read_sheet(..., cells="features")`), shipped as vision/data/calibration.json.
+The learned cell reader's calibration is `scripts/calibrate_cellnet.py`.
 
     python scripts/calibrate.py                     # collect, fit, check, write (≈ 15 min on 2 cores)
     python scripts/calibrate.py --check-only        # only the check figures of the shipped model
@@ -122,7 +124,7 @@ def read_one(args: tuple) -> dict:
     drawable = np.array([truth[r][c] not in FIXED for r in range(11) for c in range(11)])
     rec["drawable"] = drawable
     try:
-        r = read_sheet(data, overlay=False)
+        r = read_sheet(data, overlay=False, cells="features")  # this script fits the feature reader
     except PhotoError as exc:
         rec["error"] = exc.code
         return rec

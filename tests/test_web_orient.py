@@ -12,6 +12,7 @@ import pytest
 from bench.synthphoto import PhotoSpec, make_photo
 from companion.cartographers.data import MAPS
 from tests.test_web_teach import post, upload
+from vision.reading import read_sheet
 
 
 def unsure_photo() -> bytes:
@@ -54,7 +55,9 @@ def test_no_turns_the_kept_photo_a_half_round_and_later_taps_keep_it(app, client
     assert r.status_code == 200
     turned = r.get_json()
     assert turned["turned"] is True and turned["orientation_unsure"] is False
-    assert turned["grid"] == half_turn(first["grid"]) and turned["grid"] != first["grid"]
+    # the kept photo read again the other way up (not the first grid turned round: the cell model now sees each
+    # cell upright, as it was drawn)
+    assert turned["grid"] == read_sheet(photo, overlay=False, quarter_turns=2).grid and turned["grid"] != first["grid"]
     # read with the way up confirmed: no cell keeps the doubt about the way up (the calibrated confidence itself
     # moves a little too: `orientation_unsure` is one of its sheet features)
     conf, was = np.array(turned["confidence"]), np.array(half_turn(first["confidence"]))

@@ -152,17 +152,20 @@ def usable_legend(leg: CellArrays, names: list[str], grid_mass_ref: float) -> tu
     return leg.take(rows), [names[i] for i in rows]
 
 
-def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | None = None, move_box=None,
-               method: str = "markers", names: dict[int, str] | None = None,
-               context: dict[str, float] | None = None, outline_norm: np.ndarray | None = None) -> CellReading:
-    """Read all 121 cells. `names` (group id → terrain) are the player's taps from an earlier reading.
+@dataclass
+class SheetPlanes:
+    """The grid's cells measured on the light-normalised sheet: what both cell readers start from."""
 
-    `context` carries what earlier stages know about the whole sheet (how it was found, blur, grid fit; the
-    `vision.calibrate.SHEET_FEATURES` it names) for the calibrated confidence. `outline_norm` is the sheet before
-    its paper lines were taken out of `norm` (`vision.paperlines`): glare is told by how faded the grid's own
-    outlines are, so they are measured there.
-    """
-    names = dict(names or {})
+    cells: list[tuple[int, int]]  # the drawable cells, row by row
+    boxes: dict  # their boxes on the sheet (canonical pixels)
+    planes: Planes  # the colour planes, whitened by the paper of the cells
+    arrays: CellArrays  # per-cell measurements (vision.features)
+    ink_shapes: dict  # their ink shape descriptors, for the marks stage
+    paper: np.ndarray  # the paper's colour inside the grid
+    region: tuple[slice, slice]  # the part of the sheet the planes cover
+
+
+def sheet_planes(norm: np.ndarray, canon: Canon, side: str, offsets, move_box, method: str) -> SheetPlanes:
     printed = printed_cells(side)
     ruins = ruins_cells(side)
     cells = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if (r, c) not in printed]
@@ -178,6 +181,26 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
     own_glyph = method == "markers"
     a = cell_arrays(p, boxes, ruins, own_glyph)
     ink_shapes = plain_ink_shapes(a, p, boxes, ruins, own_glyph)
+    return SheetPlanes(cells, boxes, p, a, ink_shapes, paper, region)
+
+
+def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | None = None, move_box=None,
+               method: str = "markers", names: dict[int, str] | None = None,
+               context: dict[str, float] | None = None, outline_norm: np.ndarray | None = None) -> CellReading:
+    """Read all 121 cells. `names` (group id → terrain) are the player's taps from an earlier reading.
+
+    `context` carries what earlier stages know about the whole sheet (how it was found, blur, grid fit; the
+    `vision.calibrate.SHEET_FEATURES` it names) for the calibrated confidence. `outline_norm` is the sheet before
+    its paper lines were taken out of `norm` (`vision.paperlines`): glare is told by how faded the grid's own
+    outlines are, so they are measured there.
+    """
+    names = dict(names or {})
+    printed = printed_cells(side)
+    ruins = ruins_cells(side)
+    sp = sheet_planes(norm, canon, side, offsets, move_box, method)
+    cells, boxes, p, a, ink_shapes, paper, region = sp.cells, sp.boxes, sp.planes, sp.arrays, sp.ink_shapes, \
+        sp.paper, sp.region
+    own_glyph = method == "markers"
     warnings: list[Note] = []
     p_fill = fill_probability(a, ruins, own_glyph)
     sym = symbols.predict(a.shape) if symbols.available() else None

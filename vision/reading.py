@@ -15,6 +15,7 @@ from printables.layout import parse_qr_payload
 from vision import quality
 from vision.border import locate_by_border
 from vision.calibrate import doubt_grouped_heroes
+from vision.cellread import read_cells_net, read_net
 from vision.cells import GroupInfo, read_cells
 from vision.coins import read_coin_track, read_coins
 from vision.errors import PhotoError
@@ -28,7 +29,7 @@ from vision.marks import apply_marks, read_marks
 from vision.messages import Note
 from vision.orient import locate_by_lattice, reorient
 from vision.paperlines import remove_paper_lines
-from vision.rectify import rectify, rectify_patch
+from vision.rectify import canon_to_image, rectify, rectify_patch
 from vision.wayup import NO_RIVALS, printed_mask, unsure_confidence
 
 CONFIDENCE_THRESHOLD = 0.7  # cells below this are shown as doubtful and should be confirmed by the player
@@ -175,6 +176,17 @@ def doubt_crossed_monsters(side: str, under: list[list[str]], grid: list[list[st
     return n
 
 
+def legend_quads(canon: Canon, page_to_image: np.ndarray, move_box=None) -> dict[str, np.ndarray]:
+    """Our sheet's legend squares as quads (TL, TR, BR, BL) in the working photo's pixels."""
+    M = canon_to_image(canon, page_to_image)
+    out = {}
+    for t, box in canon.legend_boxes().items():
+        x, y, s = move_box(box) if move_box else box
+        pts = np.array([[[x, y], [x + s, y], [x + s, y + s], [x, y + s]]], np.float64)
+        out[t] = cv2.perspectiveTransform(pts, M)[0]
+    return out
+
+
 def read_qr(image: np.ndarray, location: SheetLocation, canon: Canon):
     """Decode the sheet's QR code from a straightened patch of the photo; None when unreadable.
 
@@ -315,8 +327,12 @@ def sheet_context(loc: SheetLocation, grid_measured: bool, blur_cells: float) ->
             "blur_cells": float(blur_cells), "residual": float(np.log1p(max(loc.residual_px, 0.0)))}
 
 
+CELL_READERS = ("net", "features")
+
+
 def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, overlay: bool = True,
-               names: dict[int, str] | None = None, quarter_turns: int | None = None) -> SheetReading:
+               names: dict[int, str] | None = None, quarter_turns: int | None = None,
+               cells: str = "net") -> SheetReading:
     """Read a photo (bytes or a path) of a map sheet into a `SheetReading`.
 
     `side` ("A"/"B") is only needed for sheets without markers whose side cannot
@@ -328,6 +344,9 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     (0 = "yes, this is the top": the same reading, confirmed). None (the default): nobody has said; the reader
     decides, and when it is unsure (`orientation_unsure`) each cell's confidence includes the chance that the
     way up is wrong (`vision.wayup`).
+    `cells` chooses the cell reader: "net", the learned cell model (`vision.cellread`; the measured features
+    below when no model is installed), or "features", the measured features alone (`vision.cells.read_cells`,
+    kept as the fallback and refitted by `scripts/calibrate.py`).
     Raises `PhotoError` (a ValueError with a stable `.code`) for unreadable photos.
 
     The reading's matrix products are small (121 × 324 cell similarities, the symbol and hero models): BLAS
@@ -337,8 +356,10 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     if quarter_turns is not None and (isinstance(quarter_turns, bool) or not isinstance(quarter_turns, int)
                                       or not 0 <= quarter_turns <= 3):
         raise ValueError(f"quarter_turns must be None, 0, 1, 2 or 3, not {quarter_turns!r}")
+    if cells not in CELL_READERS:
+        raise ValueError(f"cells must be one of {', '.join(CELL_READERS)}, not {cells!r}")
     with _one_blas_thread():
-        return _read_sheet(source, side, overlay=overlay, names=names, quarter_turns=quarter_turns)
+        return _read_sheet(source, side, overlay=overlay, names=names, quarter_turns=quarter_turns, cells=cells)
 
 
 def _one_blas_thread():
@@ -349,7 +370,7 @@ def _one_blas_thread():
 
 
 def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay: bool,
-                names: dict[int, str] | None, quarter_turns: int | None) -> SheetReading:
+                names: dict[int, str] | None, quarter_turns: int | None, cells: str = "net") -> SheetReading:
     if side is not None:
         side = side.strip().upper()
         if side not in MAPS and not is_custom(side):
@@ -394,9 +415,19 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
         clean = remove_paper_lines(norm, canon.grid_box(), offsets)
         if clean.changed:
             cells_norm, outline_norm = clean.image, norm
-    cls = read_cells(cells_norm, canon, loc.side, offsets, warp.box, loc.method, names,
-                     context=sheet_context(loc, warp.measured, blur / canon.cell_px), outline_norm=outline_norm)
-    printed = printed_cells(loc.side)  # Heroes marks: mountains and wastelands are never destroyed
+    printed = printed_cells(loc.side)
+    net = None if cells == "features" else read_net(
+        photo.image, centres_in_photo(canon, loc.homography, offsets, 1.0),
+        [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if (r, c) not in printed],
+        legend_quads(canon, loc.homography, warp.box) if loc.method == "markers" else None)
+    context = sheet_context(loc, warp.measured, blur / canon.cell_px)
+    if net is not None:
+        cls = read_cells_net(net, cells_norm, canon, loc.side, offsets, warp.box, loc.method, names, outline_norm,
+                             context)
+    else:  # no cell model installed: the measured features alone
+        cls = read_cells(cells_norm, canon, loc.side, offsets, warp.box, loc.method, names, context=context,
+                         outline_norm=outline_norm)
+    # Heroes marks: mountains and wastelands are never destroyed
     markable = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)
                 if printed.get((r, c)) not in ("mountain", "wasteland")]
     mark_boxes = {rc: _box(canon, offsets, *rc) for rc in markable}

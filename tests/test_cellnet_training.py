@@ -1,0 +1,76 @@
+"""The cell model's training chain on a small set, as CI runs it: patches harvested from generated photos
+(scripts/cellnet_data.py), a network trained and exported (scripts/train_cellnet.py) whose NumPy forward pass
+(vision.cellnet) gives the trained network's numbers, and the calibration fitted on photos read by the whole
+reader (scripts/calibrate_cellnet.py)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from scripts import calibrate_cellnet, cellnet_data, train_cellnet
+from vision import cellnet
+from vision.cellpatch import PATCH
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def harvested():
+    jobs = [("photogen2", ("generic", "marker", "normal", 7)), ("photogen2", ("generic", "graphite", "normal", 8)),
+            ("synthphoto", (70_001, 0))]
+    parts = [cellnet_data.harvest((gen, job, 0.05)) for gen, job in jobs]
+    parts = [p for p in parts if p is not None]
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def test_harvest_labels_every_drawable_cell(harvested):
+    x, y = harvested["x"], harvested["y"]
+    assert x.shape[1:] == (PATCH, PATCH, 3) and x.dtype == np.uint8
+    assert len(x) == len(y) and 3 * 100 < len(y) <= 3 * 121
+    assert set(np.unique(y)) <= set(range(6))
+    # paper is stored at 170 (1.5 × paper = 255): a blank cell's middle is near it
+    blank = x[y == 0][:, PATCH // 2 - 3 : PATCH // 2 + 3, PATCH // 2 - 3 : PATCH // 2 + 3]
+    assert abs(float(np.median(blank)) - cellnet_data.SCALE) < 30
+
+
+def test_training_exports_a_model_the_numpy_reader_runs_exactly(harvested, tmp_path):
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    net = train_cellnet.train(torch, harvested["x"], harvested["y"].astype(int), epochs=1, batch=64,
+                              log=lambda *_: None)
+    out = tmp_path / "cellnet.npz"
+    train_cellnet.export(torch, net, out, temperature=1.3)
+    x = harvested["x"][:40]
+    want = train_cellnet.logits_of(torch, net, x)
+    m = cellnet._model(str(out))
+    got, emb = cellnet.forward(m, x.astype(np.float32) / cellnet_data.SCALE)
+    assert np.allclose(got, want, atol=1e-3)
+    assert emb.shape == (40, train_cellnet.PLAN[-1][1])
+    probs, _ = cellnet.predict(x.astype(np.float32) / cellnet_data.SCALE, out)
+    assert np.allclose(probs.sum(1), 1)
+    assert out.stat().st_size < 5 * 1024 * 1024
+
+
+def test_temperature_is_the_one_that_fits_best():
+    rng = np.random.default_rng(1)
+    z = rng.normal(0, 2, (3000, 6))  # calibrated logits: the classes are drawn from their softmax
+    p = np.exp(z) / np.exp(z).sum(1, keepdims=True)
+    y = np.array([rng.choice(6, p=row) for row in p])
+    assert 0.85 <= train_cellnet.fit_temperature(z, y) <= 1.15
+    assert 2.6 <= train_cellnet.fit_temperature(z * 3.0, y) <= 3.01  # over-confident by 3: divided back
+
+
+def test_calibration_fits_on_read_photos_and_writes_a_model(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("sklearn")
+    jobs = [("photogen2", ("generic", s, "normal", 30_000 + i)) for i, s in enumerate(("marker", "pencil", "marker"))]
+    monkeypatch.setattr(calibrate_cellnet, "_job_list", lambda args: jobs)
+    out = tmp_path / "cal.json"
+    assert calibrate_cellnet.main(["--out", str(out), "--procs", "1"]) == 0
+    model = json.loads(out.read_text())
+    assert tuple(model["features"]) == calibrate_cellnet.CAL_FEATURES
+    assert len(model["coef"]) == len(model["features"])
+    text = capsys.readouterr().out
+    assert "calibrated: silent" in text and "right" in text

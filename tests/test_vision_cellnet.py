@@ -1,0 +1,184 @@
+"""The learned cell reader's stages on arrays: patches (vision.cellpatch), the network's forward pass
+(vision.cellnet), the sheet's own pens and the calibration (vision.cellread)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import cellnet, cellread
+from vision.cellpatch import PATCH, cell_patches, corner_nodes, extrapolate, grid_quads, paper_white
+
+COLOURS = [(40, 150, 40), (40, 40, 200), (30, 200, 240), (220, 120, 30), (150, 40, 130)]  # BGR
+
+
+def _photo_of_grid(H: np.ndarray, size=(900, 1000), paper=(215, 225, 235)):
+    """A 'photo': a sheet of `paper` colour with an 11×11 grid of coloured cells, seen through homography H
+    (sheet units: one cell = 100 px, grid from (100, 100)); returns (photo, true centres, cell colours)."""
+    sheet = np.zeros((1300, 1300, 3), np.uint8)
+    sheet[:] = paper
+    colours = {}
+    for r in range(11):
+        for c in range(11):
+            col = COLOURS[(r * 11 + c) % 5] if (r + c) % 3 else paper
+            colours[(r, c)] = col
+            sheet[100 + 100 * r : 200 + 100 * r, 100 + 100 * c : 200 + 100 * c] = col
+    for k in range(12):
+        cv2.line(sheet, (100 + 100 * k, 100), (100 + 100 * k, 1200), (60, 60, 60), 3)
+        cv2.line(sheet, (100, 100 + 100 * k), (1200, 100 + 100 * k), (60, 60, 60), 3)
+    photo = cv2.warpPerspective(sheet, H, size, borderValue=(30, 30, 30))
+    pts = np.array([[[150 + 100 * c, 150 + 100 * r] for c in range(11)] for r in range(11)], np.float64)
+    centres = cv2.perspectiveTransform(pts.reshape(1, -1, 2), H)[0].reshape(11, 11, 2)
+    return photo, centres, colours
+
+
+H_TILT = np.array([[0.62, 0.08, 40.0], [-0.05, 0.66, 60.0], [0.00002, 0.00008, 1.0]])
+
+
+def test_extrapolation_is_exact_on_a_regular_lattice():
+    centres = np.array([[[10 + 7.0 * c, 5 + 9.0 * r] for c in range(11)] for r in range(11)])
+    ext = extrapolate(centres, 2)
+    assert ext.shape == (15, 15, 2)
+    assert np.allclose(ext[0, 0], [10 - 14, 5 - 18])
+    nodes = corner_nodes(centres)
+    assert nodes.shape == (12, 12, 2)
+    assert np.allclose(nodes[0, 0], [10 - 3.5, 5 - 4.5])
+    assert grid_quads(centres).shape == (121, 4, 2)
+
+
+def test_patches_follow_the_perspective_and_divide_by_the_paper():
+    photo, centres, colours = _photo_of_grid(H_TILT)
+    white = paper_white(photo, centres)
+    assert np.allclose(white, (215, 225, 235), atol=6)  # the band round the grid is paper, lines left out
+    P = cell_patches(photo, centres)
+    assert P.shape == (11, 11, PATCH, PATCH, 3)
+    mid = slice(PATCH // 2 - 4, PATCH // 2 + 4)
+    for (r, c), col in colours.items():
+        got = P[r, c, mid, mid].reshape(-1, 3).mean(0)
+        assert np.allclose(got, np.asarray(col) / np.asarray(white), atol=0.06), (r, c)
+
+
+def test_patches_do_not_depend_much_on_the_photo_resolution():
+    photo, centres, _ = _photo_of_grid(H_TILT)
+    big = cv2.resize(photo, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)
+    a = cell_patches(photo, centres)
+    b = cell_patches(big, centres * 3)
+    assert np.abs(a - b).mean() < 0.03
+
+
+def _reference_forward(m, x):
+    """A plain loop convolution: what vision.cellnet.forward must compute."""
+    x = x.astype(np.float64) - 1.0
+    for i, (stride, pool) in enumerate(m["plan"]):
+        w, b = m[f"w{i}"].astype(np.float64), m[f"b{i}"].astype(np.float64)
+        k = w.shape[0]
+        p = k // 2
+        xp = np.pad(x, ((0, 0), (p, p), (p, p), (0, 0)))
+        n, h, ww, _ = x.shape
+        ho, wo = (h - 1) // stride + 1, (ww - 1) // stride + 1
+        out = np.zeros((n, ho, wo, w.shape[3]))
+        for yy in range(ho):
+            for xx in range(wo):
+                win = xp[:, yy * stride : yy * stride + k, xx * stride : xx * stride + k, :]
+                out[:, yy, xx] = np.einsum("nijc,ijco->no", win, w) + b
+        x = np.maximum(out, 0)
+        if pool:
+            n, h, ww, c = x.shape
+            x = x[:, : h // 2 * 2, : ww // 2 * 2].reshape(n, h // 2, 2, ww // 2, 2, c).max(axis=(2, 4))
+    emb = x.mean(axis=(1, 2))
+    return emb @ m["fc_w"] + m["fc_b"], emb
+
+
+def _random_model(rng):
+    plan = [(2, 0), (1, 1), (1, 0)]
+    chans = [3, 4, 5, 6]
+    m = {"plan": np.array(plan, np.int32)}
+    for i, k in enumerate((5, 3, 3)):
+        m[f"w{i}"] = rng.normal(0, 0.3, (k, k, chans[i], chans[i + 1])).astype(np.float32)
+        m[f"b{i}"] = rng.normal(0, 0.1, chans[i + 1]).astype(np.float32)
+    m["fc_w"] = rng.normal(0, 0.5, (6, 6)).astype(np.float32)
+    m["fc_b"] = rng.normal(0, 0.1, 6).astype(np.float32)
+    return m
+
+
+def test_forward_pass_equals_a_plain_convolution():
+    rng = np.random.default_rng(3)
+    m = _random_model(rng)
+    x = rng.uniform(0, 1.5, (3, 14, 14, 3)).astype(np.float32)
+    logits, emb = cellnet.forward(m, x)
+    ref_l, ref_e = _reference_forward(m, x)
+    assert np.allclose(logits, ref_l, atol=1e-4)
+    assert np.allclose(emb, ref_e, atol=1e-4)
+
+
+def test_predict_gives_probabilities_and_none_without_a_model(tmp_path):
+    rng = np.random.default_rng(4)
+    m = _random_model(rng)
+    path = tmp_path / "net.npz"
+    np.savez(path, **m, temperature=np.float32(2.0))
+    probs, emb = cellnet.predict(rng.uniform(0, 1.5, (5, 16, 16, 3)).astype(np.float32), path)
+    assert probs.shape == (5, 6) and emb.shape == (5, 6)
+    assert np.allclose(probs.sum(1), 1)
+    assert cellnet.predict(np.zeros((1, 16, 16, 3), np.float32), tmp_path / "absent.npz") is None
+
+
+def test_the_shipped_model_is_small_and_reads_plain_fills():
+    assert cellnet.available(), "vision/data/cellnet.npz ships with the code"
+    assert cellnet.MODEL_PATH.stat().st_size < 5 * 1024 * 1024
+    photo, centres, colours = _photo_of_grid(np.array([[0.7, 0, 20.0], [0, 0.7, 20.0], [0, 0, 1.0]]))
+    P = cell_patches(photo, centres).reshape(-1, PATCH, PATCH, 3)
+    probs, _ = cellnet.predict(P)
+    blank = [k for k, rc in enumerate(colours) if colours[rc] == (215, 225, 235)]
+    assert (probs[blank].argmax(1) == 0).mean() >= 0.9  # paper-coloured cells are empty
+
+
+def test_colour_features_are_the_ink_colour_and_paper_for_blank_cells():
+    patches = np.ones((2, PATCH, PATCH, 3), np.float32)
+    patches[1, :, :] = (0.2, 0.6, 0.2)  # green (BGR)
+    f = cellread.colour_features(patches)
+    assert np.allclose(f[0], (0, 0, 100))
+    assert f[1, 0] < -20 and f[1, 2] < 80  # a negative: green
+
+
+def test_adapt_learns_the_sheets_pens():
+    # six sure forests in teal-green, six sure waters in blue, one cell the model cannot tell (forest/water)
+    P = np.zeros((13, 6))
+    P[:6, 1] = 0.95
+    P[6:12, 4] = 0.95
+    P[12, 1], P[12, 4] = 0.45, 0.45
+    P += 0.01
+    P /= P.sum(1, keepdims=True)
+    F = np.array([[-30, -5, 55]] * 6 + [[5, -40, 50]] * 6 + [[-28, -6, 56]], float)
+    F += np.random.default_rng(0).normal(0, 1, F.shape)
+    Q = cellread.adapt(P, F)
+    assert Q[12].argmax() == 1 and Q[12, 1] > 0.8
+    # a cell the player named stays named, whatever it looks like
+    Q2 = cellread.adapt(P, F, fixed={12: 4})
+    assert Q2[12].argmax() == 4 and Q2[12, 4] == 1.0
+    # a drawn legend square teaches a terrain's colour without any sure cell of it
+    P3 = P.copy()
+    P3[12] = [0.02, 0.45, 0.02, 0.02, 0.45, 0.04]
+    Q3 = cellread.adapt(P3[[12]], F[[12]], examples=[(4, np.array([-28.0, -6.0, 56.0]))])
+    assert Q3[0].argmax() == 4
+
+
+def test_adapt_leaves_a_sheet_without_sure_cells_alone():
+    P = np.full((3, 6), 1 / 6)
+    Q = cellread.adapt(P, np.zeros((3, 3)))
+    assert np.allclose(Q, P)
+
+
+def test_features_and_calibration():
+    P = np.array([[0.9, 0.02, 0.02, 0.02, 0.02, 0.02], [0.1, 0.6, 0.1, 0.1, 0.05, 0.05]])
+    X = cellread.features(P, P, np.array([False, True]), {"no_markers": 1.0}, False)
+    assert X.shape == (2, len(cellread.CAL_FEATURES))
+    assert X[1, cellread.CAL_FEATURES.index("ruins")] == 1
+    p = cellread.calibrated(X, P)
+    assert p.shape == (2,) and np.all((p > 0) & (p < 1))
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_adapt_handles_tiny_sheets(n):
+    P = np.full((n, 6), 1 / 6)
+    assert cellread.adapt(P, np.zeros((n, 3))).shape == (n, 6)

@@ -1,0 +1,93 @@
+"""The learned cell reader: a small convolutional network, cell patch → P(empty, forest, village, farm, water,
+monster), and the 64 numbers before its last layer (how the cell looks, for grouping like cells).
+
+Why a network: a player's cell is a colour fill, hatching, a symbol, a letter or a mix, in any medium and
+light. Hand-set thresholds on ink and hue (vision.features, vision.naming) each broke on some medium (yellow
+marker whitened to paper, pale pencil read empty, blue ballpoint read grey); one model trained on many rendered
+hands from more than one generator (`scripts/train_cellnet.py`) sees all of the cell at once.
+
+The weights (`vision/data/cellnet.npz`, well under 1 MB) ship with the code; the forward pass is NumPy only
+(im2col and one matrix product per layer, batch norm folded into the convolutions), so nothing is
+downloaded and no deep-learning library is needed to read a photo.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+CLASSES = ("empty", "forest", "village", "farm", "water", "monster")
+MODEL_PATH = Path(__file__).with_name("data") / "cellnet.npz"
+
+
+@lru_cache(maxsize=2)
+def _model(path: str = str(MODEL_PATH)) -> dict[str, np.ndarray] | None:
+    p = Path(path)
+    if not p.exists():
+        return None
+    with np.load(p, allow_pickle=False) as z:
+        return {k: z[k] for k in z.files}
+
+
+def available(path: Path | None = None) -> bool:
+    return _model(str(path or MODEL_PATH)) is not None
+
+
+def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray, stride: int) -> np.ndarray:
+    """'same'-padded convolution of (n, h, w, cin) by (k, k, cin, cout) weights, then ReLU.
+
+    im2col as k² shifted slices laid side by side (contiguous copies, in the weights' (dy, dx, cin) order),
+    then one matrix product.
+    """
+    k = w.shape[0]
+    p = k // 2
+    n, h, ww, cin = x.shape
+    xp = np.pad(x, ((0, 0), (p, p), (p, p), (0, 0)))
+    ho, wo = (h - 1) // stride + 1, (ww - 1) // stride + 1
+    cols = np.empty((n, ho, wo, k * k * cin), np.float32)
+    for dy in range(k):
+        for dx in range(k):
+            j = (dy * k + dx) * cin
+            cols[..., j : j + cin] = xp[:, dy : dy + stride * ho : stride, dx : dx + stride * wo : stride]
+    out = cols.reshape(n * ho * wo, -1) @ w.reshape(-1, w.shape[-1])
+    out += b
+    np.maximum(out, 0, out=out)
+    return out.reshape(n, ho, wo, -1)
+
+
+def _pool(x: np.ndarray) -> np.ndarray:
+    n, h, w, c = x.shape
+    return x[:, : h // 2 * 2, : w // 2 * 2].reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
+
+
+def forward(m: dict[str, np.ndarray], patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(logits (n, 6), embedding (n, E)) of (n, S, S, 3) patches as `vision.cellpatch.cell_patches` makes them.
+
+    The layer plan is stored with the weights (`plan`: per convolution its stride and whether a 2×2 max pool
+    follows), so a retrained model with other layers needs no code change.
+    """
+    x = patches.astype(np.float32) - 1.0
+    plan = m["plan"]
+    for i, (stride, pool) in enumerate(plan):
+        x = _conv(x, m[f"w{i}"], m[f"b{i}"], int(stride))
+        if pool:
+            x = _pool(x)
+    emb = x.mean(axis=(1, 2))
+    return emb @ m["fc_w"] + m["fc_b"], emb
+
+
+def predict(patches: np.ndarray, path: Path | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+    """(probabilities (n, 6), embedding (n, E)) or None when no model is installed."""
+    m = _model(str(path or MODEL_PATH))
+    if m is None:
+        return None
+    out_l, out_e = [], []
+    for k in range(0, len(patches), 128):  # bounded im2col buffers
+        lg, e = forward(m, patches[k : k + 128])
+        out_l.append(lg)
+        out_e.append(e)
+    logits = np.concatenate(out_l) / float(m.get("temperature", 1.0))
+    z = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return z / z.sum(axis=1, keepdims=True), np.concatenate(out_e)

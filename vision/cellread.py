@@ -1,0 +1,349 @@
+"""Stage 5, learned: the cell model's opinion of every cell, then the sheet's own hand where the model is torn.
+
+    cell patches (vision.cellpatch) → P(terrain) per cell (vision.cellnet) → this sheet's pens (`adapt`)
+    → groups of like cells, named (for one-tap teaching) → a confidence per cell
+
+Why the sheet still matters when a model reads each cell: a player draws every forest with one pen, and the
+pens differ from player to player. The model knows what greens and blues usually mean; it cannot know that on
+this sheet the teal is the forest because the water is plainly blue. `adapt` learns each terrain's ink colour
+on this sheet from the cells the model is sure of (and the legend squares, on our sheet), and weighs the
+doubtful cells by how well they fit those colours: an EM over the sheet's own cells.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.cartographers.data import GRID_SIZE
+from vision import cellnet
+from vision.cellpatch import MARGIN, PATCH, cell_pitch, grid_quads, paper_white, quad_patches
+
+CLASSES = cellnet.CLASSES
+EMPTY = 0
+# EM over the sheet's ink colours: how far a cell's colour may be from its terrain's before it counts against
+# it (Lab units; a floor on each terrain's spread), how much the colours count against the model, and how many
+# rounds.
+COLOUR_FLOOR = (6.0, 6.0, 10.0)
+COLOUR_WEIGHT = 0.5
+EM_ROUNDS = 4
+MIN_MEMBERS = 1.5  # a terrain needs this much sure weight on the sheet before its colour is learned
+LEGEND_WEIGHT = 4.0  # a drawn legend square counts as this many sure cells of its terrain
+
+
+CAL_PATH = Path(__file__).with_name("data") / "cellcal.json"
+# What the calibration sees of a cell read by the model (`features`): its own evidence, then the sheet's.
+CAL_FEATURES = ("q_logit", "p_logit", "margin", "agree", "read_empty", "ruins", "group_agree", "group_purity",
+                "group_log_size", "sheet_q", "sheet_unsure", "no_markers", "lattice", "blur_cells", "residual",
+                "legend")
+
+
+@dataclass
+class NetEvidence:
+    """The calibration's input for one sheet: (11, 11, len(CAL_FEATURES)) features, and the cells they describe
+    (drawable cells the player did not name)."""
+
+    X: np.ndarray
+    use: np.ndarray
+
+
+@dataclass
+class NetCells:
+    """The cell model's view of one sheet: rows are `cells` (row by row), then nothing else."""
+
+    cells: list[tuple[int, int]]
+    probs: np.ndarray  # (n, 6) P(class) per cell, CLASSES order
+    emb: np.ndarray  # (n, E) how each cell looks (the model's last features)
+    colour: np.ndarray  # (n, 3) the ink's (a, b, L) in the inner cell
+    legend: dict[str, tuple[np.ndarray, np.ndarray]]  # drawn legend squares: terrain -> (probs, colour)
+
+    def row_of(self) -> dict[tuple[int, int], int]:
+        return {c: k for k, c in enumerate(self.cells)}
+
+
+def colour_features(patches: np.ndarray, margin: float = MARGIN) -> np.ndarray:
+    """(n, 3) mean (a, b, L) of the ink in each patch's inner cell, weighted by how much ink each pixel is.
+
+    Only the inner part of the cell is used (the grid lines and the neighbours' overshoot stay out); a cell
+    with no ink reads as paper (0, 0, 100).
+    """
+    n, s = patches.shape[:2]
+    m = int(round(s * (margin + 0.15) / (1 + 2 * margin)))
+    inner = np.clip(patches[:, m : s - m, m : s - m], 0, 1).astype(np.float32)
+    lab = cv2.cvtColor(inner.reshape(-1, inner.shape[2], 3), cv2.COLOR_BGR2LAB).reshape(n, -1, 3)
+    light, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
+    w = np.clip((95.0 - light) / 40.0 + np.hypot(a, b) / 30.0, 0, 1.5)
+    w = np.where(w > 0.15, w, 0.0)
+    tot = w.sum(axis=1)
+    out = np.tile(np.array([0.0, 0.0, 100.0], np.float32), (n, 1))
+    has = tot > 1e-3
+    out[has, 0] = (w * a).sum(axis=1)[has] / tot[has]
+    out[has, 1] = (w * b).sum(axis=1)[has] / tot[has]
+    out[has, 2] = (w * light).sum(axis=1)[has] / tot[has]
+    return out
+
+
+def read_net(image: np.ndarray, centres: np.ndarray, cells: list[tuple[int, int]],
+             legend_quads: dict[str, np.ndarray] | None = None) -> NetCells | None:
+    """The model's reading of `cells` (and of the legend squares, given as photo quads), or None without a model.
+
+    `centres` are the 11×11 cell centres in `image`'s pixels as the reader placed them.
+    """
+    if not cellnet.available():
+        return None
+    centres = np.asarray(centres, np.float64)
+    white = paper_white(image, centres)
+    pitch = cell_pitch(centres)
+    quads = grid_quads(centres)
+    rows = [r * GRID_SIZE + c for r, c in cells]
+    names = list(legend_quads or {})
+    all_quads = np.concatenate([quads[rows], *(np.asarray(legend_quads[t], np.float64)[None] for t in names)])
+    patches = quad_patches(image, all_quads, pitch, white, PATCH, MARGIN)
+    out = cellnet.predict(patches)
+    if out is None:
+        return None
+    probs, emb = out
+    colour = colour_features(patches)
+    n = len(rows)
+    legend = {}
+    for k, t in enumerate(names):
+        if probs[n + k, EMPTY] < 0.5:  # a square left blank teaches nothing
+            legend[t] = (probs[n + k], colour[n + k])
+    return NetCells(list(cells), probs[:n], emb[:n], colour[:n], legend)
+
+
+def adapt(probs: np.ndarray, colour: np.ndarray, fixed: dict[int, int] | None = None,
+          examples: list[tuple[int, np.ndarray]] | None = None, weight: float = COLOUR_WEIGHT,
+          rounds: int = EM_ROUNDS) -> np.ndarray:
+    """(n, 6) probabilities with this sheet's pens taken into account.
+
+    `fixed`: rows whose class is known (the player's taps); `examples`: (class, colour) pairs known from
+    elsewhere (the legend squares). Each round learns every drawn terrain's colour (mean and spread) from the
+    cells weighted by how surely they are that terrain, then weighs each cell's model probabilities by how
+    well its colour fits each terrain's. A terrain with too few sure cells on the sheet learns nothing and
+    neither helps nor hurts. Empty stays as the model says.
+    """
+    fixed = fixed or {}
+    examples = examples or []
+    P = np.asarray(probs, np.float64)
+    F = np.asarray(colour, np.float64)
+    n = len(P)
+    Q = P.copy()
+    for row, k in fixed.items():
+        Q[row] = np.eye(6)[k]
+    if n == 0:
+        return Q
+    floor = np.asarray(COLOUR_FLOOR) ** 2
+    ex_f = np.array([f for _, f in examples], np.float64).reshape(-1, 3)
+    ex_k = np.array([k for k, _ in examples], int)
+    for _ in range(rounds):
+        drawn = 1.0 - Q[:, EMPTY]
+        W = (Q[:, 1:] ** 2) * drawn[:, None]
+        for row in fixed:
+            W[row] *= LEGEND_WEIGHT
+        loglik = np.zeros((n, 5))
+        active = np.zeros(5, bool)
+        for k in range(5):
+            w = W[:, k]
+            wf = np.concatenate([w, np.full((ex_k == k + 1).sum(), LEGEND_WEIGHT)])
+            ff = np.concatenate([F, ex_f[ex_k == k + 1]])
+            if wf.sum() < MIN_MEMBERS:
+                continue
+            active[k] = True
+            mu = (wf[:, None] * ff).sum(0) / wf.sum()
+            var = (wf[:, None] * (ff - mu) ** 2).sum(0) / wf.sum() + floor
+            loglik[:, k] = -0.5 * (((F - mu) ** 2) / var).sum(1) - 0.5 * np.log(var).sum()
+        if not active.any():
+            break
+        ref = loglik[:, active].max(axis=1, keepdims=True)
+        loglik = np.where(active[None, :], loglik - ref, np.log(0.5))  # an unlearned terrain: neutral-ish
+        L = np.log(P + 1e-6)
+        L[:, 1:] += weight * loglik
+        Q = np.exp(L - L.max(axis=1, keepdims=True))
+        Q /= Q.sum(axis=1, keepdims=True)
+        for row, k in fixed.items():
+            Q[row] = np.eye(6)[k]
+    return Q
+
+
+TAUGHT_SIMILARITY = 0.92  # an unnamed group whose look (mean model features, cosine) is this close to a named one
+TAUGHT_MARGIN = 0.04  # … and this much closer to it than to any other named group takes its name
+TAUGHT_CONFIDENCE = 0.9  # the confidence of cells named by a look-alike's tap
+
+
+def _logit(p):
+    p = np.clip(np.asarray(p, np.float64), 1e-4, 1 - 1e-4)
+    return np.log(p / (1 - p))
+
+
+def group_names(Q: np.ndarray, groups: list[list[int]]) -> list[int]:
+    """Each group's terrain (class index): the one that best explains all its members together."""
+    return [int(np.argmax(np.log(Q[rows] + 1e-6).sum(axis=0)[1:])) + 1 for rows in groups]
+
+
+def features(P: np.ndarray, Q: np.ndarray, ruins: np.ndarray, context: dict[str, float], legend: bool,
+             groups: list[list[int]] | None = None) -> np.ndarray:
+    """(n, len(CAL_FEATURES)) calibration features of cells whose model probabilities are `P` and sheet-adapted
+    probabilities `Q`; `groups` are the rows drawn alike (a cell read otherwise than its look-alikes, or a group
+    whose members are read several ways, is a doubt no single cell shows)."""
+    qs = np.sort(Q, axis=1)
+    n = len(P)
+    read = Q.argmax(axis=1)
+    g_agree, g_purity, g_size = np.ones(n), np.ones(n), np.zeros(n)
+    for rows, k in zip(groups or [], group_names(Q, groups or []), strict=True):
+        g_agree[rows] = read[rows] == k
+        g_purity[rows] = float((read[rows] == k).mean())
+        g_size[rows] = np.log1p(len(rows))
+    sheet_q = float(Q.max(axis=1).mean()) if n else 1.0
+    unsure = float((Q.max(axis=1) < 0.7).mean()) if n else 0.0
+    cols = {
+        "q_logit": _logit(qs[:, -1]), "p_logit": _logit(P.max(axis=1)), "margin": qs[:, -1] - qs[:, -2],
+        "agree": (P.argmax(axis=1) == Q.argmax(axis=1)).astype(float), "read_empty": (Q.argmax(axis=1) == EMPTY),
+        "ruins": ruins.astype(float), "group_agree": g_agree, "group_purity": g_purity, "group_log_size": g_size,
+        "sheet_q": np.full(n, sheet_q), "sheet_unsure": np.full(n, unsure),
+        "no_markers": np.full(n, context.get("no_markers", 0.0)), "lattice": np.full(n, context.get("lattice", 0.0)),
+        "blur_cells": np.full(n, context.get("blur_cells", 0.0)), "residual": np.full(n, context.get("residual", 0.0)),
+        "legend": np.full(n, float(legend)),
+    }
+    return np.stack([np.asarray(cols[f], np.float64) for f in CAL_FEATURES], axis=1)
+
+
+@lru_cache(maxsize=2)
+def _calibration(path: str = str(CAL_PATH)) -> dict | None:
+    p = Path(path)
+    if not p.exists():
+        return None
+    m = json.loads(p.read_text())
+    return m if tuple(m.get("features", ())) == CAL_FEATURES else None
+
+
+def calibrated(X: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    """P(the cell is read right) from its features (`scripts/calibrate_cellnet.py` fits the map on development
+    photos); the sheet-adapted probability itself when no fitted map ships."""
+    m = _calibration()
+    if m is None or not len(X):
+        return Q.max(axis=1) if len(Q) else np.zeros(0)
+    z = (X - np.asarray(m["mean"])) / np.asarray(m["scale"])
+    return 1.0 / (1.0 + np.exp(-(z @ np.asarray(m["coef"]) + float(m["intercept"]))))
+
+
+def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, move_box=None,
+                   method: str = "markers", names: dict[int, str] | None = None,
+                   outline_norm: np.ndarray | None = None, context: dict[str, float] | None = None):
+    """Read all 121 cells from the model's view `net` (see `read_net`): the `vision.cells.CellReading` the rest
+    of the reader takes, with groups of like cells for one-tap naming (`names`: group id → terrain)."""
+    from vision.calibrate import DOMINANT_CAP, dominant_terrain
+    from vision.cells import LEGEND_MIN_SQUARES, NAMEABLE, CellReading, GroupInfo, _full_boxes, glare_caps, sheet_planes
+    from vision.features import ink_map
+    from vision.geometry import printed_cells, ruins_cells
+    from vision.glare import outline_ratios
+    from vision.groups import make_groups
+    from vision.light import whiten
+    from vision.messages import Note
+
+    names = dict(names or {})
+    printed = printed_cells(side)
+    sp = sheet_planes(norm, canon, side, offsets, move_box, method)
+    a = sp.arrays
+    row = net.row_of()
+    order = [row[c] for c in a.cells]
+    P, F, E = net.probs[order], net.colour[order], net.emb[order]
+    warnings: list[Note] = []
+    examples = []
+    path = "learned"
+    if method == "markers":
+        if len(net.legend) >= LEGEND_MIN_SQUARES:
+            examples = [(CLASSES.index(t), f) for t, (_, f) in net.legend.items()]
+            path = "legend"
+        else:
+            warnings.append(Note.of("legend_empty"))
+    Q0 = adapt(P, F, examples=examples)
+    filled = [k for k in range(len(order)) if int(Q0[k].argmax()) != EMPTY]
+    groups = make_groups(a, filled)
+    fixed: dict[int, int] = {}
+    given = {g.id: names[g.id] for g in groups if names.get(g.id) in NAMEABLE}
+    for g in groups:
+        if g.id in given:
+            for k in g.rows:
+                fixed[k] = CLASSES.index(given[g.id])
+    taught = _taught(groups, E, given)
+    for g in groups:
+        if g.id in taught:
+            for k in g.rows:
+                fixed[k] = CLASSES.index(taught[g.id])
+    Q = adapt(P, F, fixed=fixed, examples=examples) if fixed else Q0
+    grid = [["empty"] * GRID_SIZE for _ in range(GRID_SIZE)]
+    for (r, c), t in printed.items():
+        grid[r][c] = t
+    conf = np.ones((GRID_SIZE, GRID_SIZE), np.float32)
+    raw = np.full((GRID_SIZE, GRID_SIZE), np.nan, np.float32)
+    ruins = np.array([rc in ruins_cells(side) for rc in a.cells])
+    X = features(P, Q, ruins, context or {}, path == "legend", [g.rows for g in groups])
+    prob = calibrated(X, Q)
+    Xg = np.zeros((GRID_SIZE, GRID_SIZE, len(CAL_FEATURES)))
+    use = np.zeros((GRID_SIZE, GRID_SIZE), bool)
+    for k, (r, c) in enumerate(a.cells):
+        grid[r][c] = CLASSES[int(Q[k].argmax())]
+        conf[r, c] = float(prob[k])
+        raw[r, c] = float(Q[k].max())
+        Xg[r, c] = X[k]
+        use[r, c] = k not in fixed
+    # Sheet-level sanity: one terrain on nearly every filled cell is more likely a misread than a map.
+    dom = dominant_terrain([grid[r][c] for r, c in a.cells])
+    empty = {k for k in sp.boxes if grid[k[0]][k[1]] == "empty"}
+    outline_ink = sp.planes.ink if outline_norm is None else ink_map(whiten(outline_norm[sp.region], sp.paper))
+    ratio = outline_ratios(outline_ink, _full_boxes(sp.boxes), empty, sp.planes.origin, sp.planes.full_shape)
+    cap = glare_caps(ratio, sp.boxes, warnings)
+    for r, c in a.cells:
+        conf[r, c] = min(float(conf[r, c]), float(cap[r, c]))
+        if dom is not None and grid[r][c] == dom:
+            conf[r, c] = min(float(conf[r, c]), DOMINANT_CAP)
+    infos = []
+    for g in groups:
+        if g.id in given or g.id in taught:
+            name, sure, source = ((given[g.id], 1.0, "given") if g.id in given
+                                  else (taught[g.id], TAUGHT_CONFIDENCE, "taught"))
+            for r, c in g.cells:
+                grid[r][c], conf[r, c] = name, sure
+            infos.append(GroupInfo(g.id, g.cells, g.example, name, sure, source))
+            continue
+        k = group_names(Q, [g.rows])[0]
+        # How sure the name is: its members' confidence, read as that name (the review asks about a group whose
+        # cells it doubts). Named by colour or by shape, as far as the blur gate is concerned
+        # (vision.quality.gate_style).
+        sure = float(np.mean([conf[rc] if grid[rc[0]][rc[1]] == CLASSES[k] else 1.0 - conf[rc] for rc in g.cells]))
+        source = "colour" if float(a.chromatic[g.rows].mean()) > 0.5 else "symbol"
+        infos.append(GroupInfo(g.id, g.cells, g.example, CLASSES[k], sure, source))
+    for r, c in printed:
+        conf[r, c] = 1.0
+    kinds = {i.source for i in infos}
+    style = "symbols" if kinds <= {"symbol", "given", "taught"} and infos else (
+        "colour" if kinds <= {"colour", "given", "taught"} else "mixed")
+    return CellReading(grid, conf, style, warnings, infos, path, raw, NetEvidence(Xg, use), sp.planes, sp.boxes,
+                       sp.ink_shapes)
+
+
+def _taught(groups, emb: np.ndarray, given: dict[int, str]) -> dict[int, str]:
+    """Unnamed groups that look like a named one (the model's features, group means) take its name."""
+    if not given:
+        return {}
+    mean = {g.id: emb[g.rows].mean(axis=0) for g in groups}
+    unit = {k: v / max(float(np.linalg.norm(v)), 1e-6) for k, v in mean.items()}
+    out = {}
+    for g in groups:
+        if g.id in given:
+            continue
+        by_name: dict[str, float] = {}
+        for gid, t in given.items():
+            by_name[t] = max(by_name.get(t, -1.0), float(unit[g.id] @ unit[gid]))
+        ranked = sorted(by_name.items(), key=lambda kv: -kv[1])
+        best, sim = ranked[0]
+        second = ranked[1][1] if len(ranked) > 1 else -1.0
+        if sim >= TAUGHT_SIMILARITY and sim - second >= TAUGHT_MARGIN:
+            out[g.id] = best
+    return out
