@@ -6,7 +6,8 @@
 Development photos only (photogen2/photogen3 seeds 30,000 onwards, synthphoto seeds 400,000 onwards; the
 held-out ranges are never read). Every photo is read by the whole reader, in-process; each drawable cell the
 player did not name gives one row (`vision.cellread.CAL_FEATURES`) and whether the cell was read right. Sheets
-read turned are left out: the chance of a wrong way up is folded in by `vision.wayup`, not here.
+read turned are left out (the chance of a wrong way up is folded in by `vision.wayup`, not here); sheets whose
+grid was placed off stay in: their confident wrong cells are what the sheet's signals must learn to doubt.
 
 A logistic regression is fitted on two thirds of the photos; the last third prints the reliability table
 (confidence bins → share right) of the fitted map beside the uncalibrated one. Needs scikit-learn.
@@ -65,7 +66,8 @@ def read_one(job: tuple[str, tuple]) -> dict | None:
     tc = np.asarray(truth["centres"], float)
     rc = np.asarray(r.cell_centers_px, float)
     pitch = float(np.median(np.linalg.norm(np.diff(tc, axis=1), axis=-1)))
-    if np.linalg.norm(rc - tc, axis=-1).max() > 0.5 * pitch:  # turned or misplaced: not this map's business
+    off = [float(np.linalg.norm(np.rot90(rc, k, axes=(0, 1)) - tc, axis=-1).max()) for k in range(4)]
+    if min(off[1:]) < 0.5 * pitch < off[0]:  # read turned: the way-up stage's business (vision.wayup), not this map's
         return None
     X, y = [], []
     for rr in range(11):

@@ -245,6 +245,7 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
     from vision.groups import make_groups
     from vision.light import whiten
     from vision.messages import Note
+    from vision.naming import medium, sheet_media
 
     names = dict(names or {})
     printed = printed_cells(side)
@@ -304,7 +305,8 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
         if dom is not None and grid[r][c] == dom:
             conf[r, c] = min(float(conf[r, c]), DOMINANT_CAP)
     infos = []
-    for g in groups:
+    summaries, colour_sheet, mono = sheet_media(a, groups)
+    for gi, g in enumerate(groups):
         if g.id in given or g.id in taught:
             name, sure, source = ((given[g.id], 1.0, "given") if g.id in given
                                   else (taught[g.id], TAUGHT_CONFIDENCE, "taught"))
@@ -317,7 +319,7 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
         # cells it doubts). Named by colour or by shape, as far as the blur gate is concerned
         # (vision.quality.gate_style).
         sure = float(np.mean([conf[rc] if grid[rc[0]][rc[1]] == CLASSES[k] else 1.0 - conf[rc] for rc in g.cells]))
-        source = "colour" if float(a.chromatic[g.rows].mean()) > 0.5 else "symbol"
+        source = "symbol" if mono or medium(summaries[gi], colour_sheet) == "symbol" else "colour"
         infos.append(GroupInfo(g.id, g.cells, g.example, CLASSES[k], sure, source))
     for r, c in printed:
         conf[r, c] = 1.0

@@ -116,6 +116,30 @@ def group_summary(a: CellArrays, g: Group) -> dict:
     }
 
 
+def sheet_media(a: CellArrays, groups: list[Group]) -> tuple[list[dict], bool, bool]:
+    """(each group's summary, whether the sheet is coloured in, whether one coloured pen drew thin symbols)."""
+    summaries = [group_summary(a, g) for g in groups]
+    coloured = [s["neutral"] < 0.5 and s["hue_share"] > 0.25 for s in summaries]
+    n_cells = sum(len(g.rows) for g in groups)
+    # On a sheet coloured in with pencils, grey/black ink is the black pencil: a monster (players with a
+    # purple pencil use it; the others take black), whatever its hatching looks like.
+    colour_sheet = n_cells > 0 and sum(len(g.rows) for g, c in zip(groups, coloured, strict=True) if c) > 0.5 * n_cells
+    return summaries, colour_sheet, _one_pen(groups, summaries, coloured)
+
+
+def medium(s: dict, colour_sheet: bool) -> str:
+    """How a group (`group_summary`) is drawn: "hue" (coloured ink), "black" (a solid black fill), "hatching"
+    (grey or black hatching on a coloured-in sheet) — all named by their colour — or "symbol" (strokes, named by
+    their shape)."""
+    if s["neutral"] < 0.5 and s["hue_share"] > 0.25:
+        return "hue"
+    if s["light"] < BLACK_L and s["coverage"] > 0.5:
+        return "black"
+    if colour_sheet and (s["coverage"] >= SYMBOL_COVERAGE or s["pale"]):
+        return "hatching"
+    return "symbol"
+
+
 def name_groups(a: CellArrays, groups: list[Group], *, legend: CellArrays | None = None,
                 legend_names: list[str] | None = None, symbol_probs: np.ndarray | None = None,
                 given: dict[int, str] | None = None, palette_votes: np.ndarray | None = None,
@@ -138,13 +162,7 @@ def name_groups(a: CellArrays, groups: list[Group], *, legend: CellArrays | None
         both = _concat(a, legend)
         d_all = distances(both)
         d_leg = d_all[: len(a.cells), len(a.cells):]
-    summaries = [group_summary(a, g) for g in groups]
-    coloured = [s["neutral"] < 0.5 and s["hue_share"] > 0.25 for s in summaries]
-    n_cells = sum(len(g.rows) for g in groups)
-    # On a sheet coloured in with pencils, grey/black ink is the black pencil: a monster (players with a
-    # purple pencil use it; the others take black), whatever its hatching looks like.
-    colour_sheet = n_cells > 0 and sum(len(g.rows) for g, c in zip(groups, coloured, strict=True) if c) > 0.5 * n_cells
-    mono = _one_pen(groups, summaries, coloured)
+    summaries, colour_sheet, mono = sheet_media(a, groups)
     shape_probs = symbol_probs
     if mono and ink_symbol_probs is not None:
         shape_probs = ink_symbol_probs  # the strokes are coloured: the symbol is in the ink, not in the grey
@@ -162,10 +180,11 @@ def name_groups(a: CellArrays, groups: list[Group], *, legend: CellArrays | None
             probs[k] = _softmax(logits)
             source.append("legend")
             continue
+        kind = medium(s, colour_sheet)
         if mono and shape_probs is not None:
             probs[k] = _softmax(_pooled_log(shape_probs[g.rows]))
             source.append("symbol")
-        elif s["neutral"] < 0.5 and s["hue_share"] > 0.25:
+        elif kind == "hue":
             logits = colour_logits(s["hue"], None if s["pale"] else s["light"])
             if palette_votes is not None:
                 v = palette_votes[g.rows].sum(axis=0)
@@ -174,13 +193,12 @@ def name_groups(a: CellArrays, groups: list[Group], *, legend: CellArrays | None
                 logits = logits + 0.5 * _pooled_log(symbol_probs[g.rows])
             probs[k] = _softmax(logits)
             source.append("colour")
-        elif s["light"] < BLACK_L and s["coverage"] > 0.5:  # solid black: a monster in black marker
+        elif kind == "black":  # solid black: a monster in black marker
             logits = np.full(len(DRAWABLE), -2.0)
             logits[DRAWABLE.index("monster")] = 1.0
             probs[k] = _softmax(logits)
             source.append("colour")
-        elif colour_sheet and (s["coverage"] >= SYMBOL_COVERAGE or s["pale"]):
-            # black pencil hatching among colours (pressed firmly or lightly): a monster
+        elif kind == "hatching":  # black pencil hatching among colours (pressed firmly or lightly): a monster
             logits = np.zeros(len(DRAWABLE))
             if symbol_probs is not None:
                 logits += 0.4 * _pooled_log(symbol_probs[g.rows])

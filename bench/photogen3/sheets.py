@@ -9,6 +9,7 @@ so hand-ruled grids with uneven, slanted cells are described as exactly as print
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -293,8 +294,18 @@ def _sheet_id(side: str, paper: str, lang: str, idx: int) -> str:
     return "".join(ID_ALPHABET[i] for i in r.integers(0, len(ID_ALPHABET), 12))
 
 
+# pdfium is not thread-safe: bench.bench_vision2 makes photos on two threads at once, and two renders crashed
+# the process (a general protection fault in libpdfium). One render at a time.
+_PDFIUM = threading.Lock()
+
+
 @lru_cache(maxsize=8)
 def _ours_raster(side: str, paper: str, lang: str, idx: int) -> np.ndarray:
+    with _PDFIUM:
+        return _render_ours(side, paper, lang, idx)
+
+
+def _render_ours(side: str, paper: str, lang: str, idx: int) -> np.ndarray:
     import pypdfium2 as pdfium
 
     from printables.mapsheet import map_sheet_pdf
