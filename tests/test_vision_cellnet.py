@@ -163,6 +163,31 @@ def test_adapt_learns_the_sheets_pens():
     assert Q3[0].argmax() == 4
 
 
+def test_a_confirming_tap_moves_nothing_else_and_a_correction_relearns_the_pens():
+    from types import SimpleNamespace
+
+    # a forest group (rows 0-5), a water group (6-11) and a cell the model doubts between them (12)
+    P = np.zeros((13, 6))
+    P[:6, 1] = 0.95
+    P[6:12, 4] = 0.95
+    P[12, 1], P[12, 4] = 0.5, 0.4
+    P += 0.01
+    P /= P.sum(1, keepdims=True)
+    F = np.array([[-30, -5, 55]] * 6 + [[5, -40, 50]] * 6 + [[-29, -6, 56]], float)
+    groups = [SimpleNamespace(id=1, rows=list(range(6))), SimpleNamespace(id=2, rows=list(range(6, 12)))]
+    Q0 = cellread.adapt(P, F)
+    # "yes, forest": the forests are set, the doubtful cell keeps exactly what the first pass said
+    fixed = dict.fromkeys(range(6), 1)
+    Q = cellread._with_names(P, F, Q0, fixed, groups, {1: "forest"}, [])
+    assert np.array_equal(Q[6:], Q0[6:]) and (Q[:6, 1] == 1.0).all()
+    assert Q0[12].argmax() == 1
+    # "no, that group is water": the pens are learnt again with it, and the cell in the same pen follows
+    fixed = dict.fromkeys(range(6), 4)
+    Q = cellread._with_names(P, F, Q0, fixed, groups, {1: "water"}, [])
+    assert (Q[:6, 4] == 1.0).all() and Q[12].argmax() == 4
+    assert cellread._with_names(P, F, Q0, {}, groups, {}, []) is Q0
+
+
 def test_adapt_leaves_a_sheet_without_sure_cells_alone():
     P = np.full((3, 6), 1 / 6)
     Q = cellread.adapt(P, np.zeros((3, 3)))

@@ -149,8 +149,12 @@ def test_parse_names():
         parse_names(["forest"])
 
 
-def letters_photo(side: str, grid: list[list[str]], dpi: int = 150) -> bytes:
-    """Our sheet, legend left blank, with the terrains' initials written in grey pencil."""
+# A player's own code the reader cannot know: nothing says that "2" is a village, so it must ask.
+DIGITS = {"forest": "1", "village": "2", "farm": "3", "water": "4", "monster": "5"}
+
+
+def letters_photo(side: str, grid: list[list[str]], dpi: int = 150, marks: dict[str, str] = LETTERS) -> bytes:
+    """Our sheet, legend left blank, with the terrains' initials (or another code, `marks`) in grey pencil."""
     pdf = map_sheet_pdf(side, "a4", "en", 1, ["LETTERS"], None, None)
     img = cv2.cvtColor(rasterize(pdf, 0, dpi=dpi), cv2.COLOR_RGB2BGR)
     g = sheet_layout(side, "a4").grid
@@ -158,9 +162,9 @@ def letters_photo(side: str, grid: list[list[str]], dpi: int = 150) -> bytes:
     cs = g.cell_pt * s
     for r, row in enumerate(grid):
         for c, t in enumerate(row):
-            if t in LETTERS:
+            if t in marks:
                 x0, y0 = (g.x_pt + c * g.cell_pt) * s, (g.y_pt + r * g.cell_pt) * s
-                cv2.putText(img, LETTERS[t], (int(x0 + cs * 0.22), int(y0 + cs * 0.8)), cv2.FONT_HERSHEY_SIMPLEX,
+                cv2.putText(img, marks[t], (int(x0 + cs * 0.22), int(y0 + cs * 0.8)), cv2.FONT_HERSHEY_SIMPLEX,
                             cs / 32, (60, 60, 60), max(2, int(cs / 16)), cv2.LINE_AA)
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
     assert ok
@@ -177,17 +181,19 @@ def letters_grid(seed: int = 3) -> list[list[str]]:
     return grid
 
 
-def test_letters_are_read_once_named_by_a_tap(tmp_path):
+def test_letters_are_read_and_a_tap_names_a_group(tmp_path):
     grid = letters_grid()
     data = letters_photo("A", grid)
     first = read_sheet(data, overlay=False)
     assert first.read_path == "learned"  # the legend is blank: nothing is learned from it
-    unsure = first.unsure_groups()
-    assert unsure, "initials are not symbols the reader knows: it must ask"
+    # initials are marks the cell model was trained on (both photo generators write them): read, not asked
     wrong = {(r, c) for r in range(11) for c in range(11) if first.grid[r][c] != grid[r][c]}
-    assert wrong <= set(first.doubtful_cells())  # no silent error before the taps
+    assert len(wrong) <= 2 and wrong <= set(first.doubtful_cells())  # no silent error before the taps
     case = Case("letters", data, grid)
     names = tap_names(case, first)
+    # a player may name any group, sure or not: the biggest one here
+    big = max(first.groups, key=lambda g: len(g.cells))
+    names.setdefault(big.id, grid[big.example_cell[0]][big.example_cell[1]])
     assert len(names) <= 5  # at most one tap per terrain
     again = read_sheet(data, overlay=False, names=names)
     while again.unsure_groups() and tap_names(case, again, set(names.values())):

@@ -67,7 +67,7 @@ def test_no_turns_the_kept_photo_a_half_round_and_later_taps_keep_it(app, client
     # a later "Which terrain is this?" tap re-reads the same photo and keeps it turned round
     g = turned["groups"][0]
     again = post(client, f"/api/photo/{token}/names", {"names": {str(g["id"]): g["name"]}}).get_json()
-    assert again["orientation_unsure"] is False and again["grid"] == turned["grid"]
+    assert again["orientation_unsure"] is False and again["grid"] == named(turned["grid"], g)
     # kept (opt-in) with the turned grid, and saying so: the photo itself is stored as taken
     app.instance_path = str(tmp_path / "instance")
     name = post(client, f"/api/photo/{token}/keep", {"side": "A", "grid": turned["grid"]}).get_json()["kept"]
@@ -88,7 +88,7 @@ def test_yes_is_remembered_without_turning(client, photo):
     assert {k for k in first if k != "side_info"} <= set(yes)
     g = first["groups"][0]
     again = post(client, f"/api/photo/{token}/names", {"names": {str(g["id"]): g["name"]}}).get_json()
-    assert again["orientation_unsure"] is False and again["grid"] == first["grid"]
+    assert again["orientation_unsure"] is False and again["grid"] == named(first["grid"], g)
     bad = post(client, f"/api/photo/{token}/turn", {"turn": "maybe"})
     assert bad.status_code == 400 and bad.get_json()["code"] == "bad_turn"
 
@@ -100,6 +100,15 @@ def test_an_expired_photo_says_so_in_the_players_language(client, lang, words):
     assert gone.status_code == 410
     body = gone.get_json()
     assert body["code"] == "photo_expired" and words in body["error"]
+
+
+def named(grid: list[list[str]], group: dict) -> list[list[str]]:
+    """`grid` once the player confirms `group`'s name: its cells all take it (a member the reader had read
+    otherwise follows its group), and nothing else moves."""
+    out = [row[:] for row in grid]
+    for r, c in group["cells"]:
+        out[r][c] = group["name"]
+    return out
 
 
 def quarter_clockwise(a):
@@ -132,7 +141,7 @@ def test_quarter_turns_zero_is_yes_confirmed(client, photo):
     assert yes["grid"] == first["grid"] and len(yes["doubtful"]) < len(first["doubtful"])
     g = yes["groups"][0]
     again = post(client, f"/api/photo/{token}/names", {"names": {str(g["id"]): g["name"]}}).get_json()
-    assert again["orientation_unsure"] is False and again["grid"] == yes["grid"]
+    assert again["orientation_unsure"] is False and again["grid"] == named(yes["grid"], g)
 
 
 @pytest.mark.parametrize("bad", [5, -1, True, "1", 1.0])

@@ -8,14 +8,14 @@ import json
 import pytest
 
 from tests.conftest import csrf_token
-from tests.test_vision_learning import letters_grid, letters_photo
+from tests.test_vision_learning import DIGITS, letters_grid, letters_photo
 from web.photostore import PhotoStore
 
 
 @pytest.fixture(scope="module")
 def letters():
     grid = letters_grid(5)
-    return grid, letters_photo("A", grid)
+    return grid, letters_photo("A", grid, marks=DIGITS)
 
 
 def upload(client, data: bytes):
@@ -35,7 +35,7 @@ def test_unsure_groups_are_asked_and_one_tap_rereads_the_kept_photo(client, lett
     assert r.status_code == 200
     body = r.get_json()
     token = body["photo_token"]
-    assert token and body["ask"], "letters need a tap"
+    assert token and body["ask"], "a private code (digits): the reader must ask"
     ask = body["ask"][0]
     assert ask["image"].startswith("data:image/jpeg;base64,") and len(ask["cell"]) == 2
     truth = grid[ask["cell"][0]][ask["cell"][1]]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_vision_learning import letters_grid, letters_photo
+from tests.test_vision_learning import DIGITS, letters_grid, letters_photo
 from tests.test_web_browser import SMALL_TARGETS_JS, no_horizontal_scroll
 
 pytestmark = pytest.mark.browser
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.browser
 def photo_file(tmp_path_factory):
     grid = letters_grid(6)
     path = tmp_path_factory.mktemp("teach") / "letters.jpg"
-    path.write_bytes(letters_photo("A", grid))
+    path.write_bytes(letters_photo("A", grid, marks=DIGITS))
     return grid, path
 
 

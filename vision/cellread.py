@@ -277,7 +277,7 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
         if g.id in taught:
             for k in g.rows:
                 fixed[k] = CLASSES.index(taught[g.id])
-    Q = adapt(P, F, fixed=fixed, examples=examples) if fixed else Q0
+    Q = _with_names(P, F, Q0, fixed, groups, {**given, **taught}, examples)
     grid = [["empty"] * GRID_SIZE for _ in range(GRID_SIZE)]
     for (r, c), t in printed.items():
         grid[r][c] = t
@@ -328,6 +328,26 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
         "colour" if kinds <= {"colour", "given", "taught"} else "mixed")
     return CellReading(grid, conf, style, warnings, infos, path, raw, NetEvidence(Xg, use), sp.planes, sp.boxes,
                        sp.ink_shapes)
+
+
+def _with_names(P: np.ndarray, F: np.ndarray, Q0: np.ndarray, fixed: dict[int, int], groups,
+                named: dict[int, str], examples: list) -> np.ndarray:
+    """The probabilities once the player's names (and their look-alikes) are in.
+
+    A name that only confirms what the reader already called the group adds no colour evidence the first
+    pass did not use: the cells named are set, nothing else moves (re-running the pens' EM would shift a
+    few unrelated borderline cells, which a player reads as the app changing its mind over a "yes"). A name
+    that corrects the reader does re-learn the pens, and may correct other cells with it.
+    """
+    if not fixed:
+        return Q0
+    first = dict(zip([g.id for g in groups], group_names(Q0, [g.rows for g in groups]), strict=True))
+    if any(CLASSES.index(t) != first[gid] for gid, t in named.items()):
+        return adapt(P, F, fixed=fixed, examples=examples)
+    Q = Q0.copy()
+    for row, k in fixed.items():
+        Q[row] = np.eye(len(CLASSES))[k]
+    return Q
 
 
 def _taught(groups, emb: np.ndarray, given: dict[int, str]) -> dict[int, str]:
