@@ -141,14 +141,19 @@ def test_colour_features_are_the_ink_colour_and_paper_for_blank_cells():
     assert f[1, 0] < -20 and f[1, 2] < 80  # a negative: green
 
 
-def test_adapt_learns_the_sheets_pens():
-    # six sure forests in teal-green, six sure waters in blue, one cell the model cannot tell (forest/water)
+def forests_waters_and_a_doubt(forest: float, water: float) -> np.ndarray:
+    """The model's probabilities for six sure forests, six sure waters and a last cell it doubts between them."""
     P = np.zeros((13, 6))
     P[:6, 1] = 0.95
     P[6:12, 4] = 0.95
-    P[12, 1], P[12, 4] = 0.45, 0.45
+    P[12, 1], P[12, 4] = forest, water
     P += 0.01
-    P /= P.sum(1, keepdims=True)
+    return P / P.sum(1, keepdims=True)
+
+
+def test_adapt_learns_the_sheets_pens():
+    # six sure forests in teal-green, six sure waters in blue, one cell the model cannot tell (forest/water)
+    P = forests_waters_and_a_doubt(0.45, 0.45)
     F = np.array([[-30, -5, 55]] * 6 + [[5, -40, 50]] * 6 + [[-28, -6, 56]], float)
     F += np.random.default_rng(0).normal(0, 1, F.shape)
     Q = cellread.adapt(P, F)
@@ -167,12 +172,7 @@ def test_a_confirming_tap_moves_nothing_else_and_a_correction_relearns_the_pens(
     from types import SimpleNamespace
 
     # a forest group (rows 0-5), a water group (6-11) and a cell the model doubts between them (12)
-    P = np.zeros((13, 6))
-    P[:6, 1] = 0.95
-    P[6:12, 4] = 0.95
-    P[12, 1], P[12, 4] = 0.5, 0.4
-    P += 0.01
-    P /= P.sum(1, keepdims=True)
+    P = forests_waters_and_a_doubt(0.5, 0.4)
     F = np.array([[-30, -5, 55]] * 6 + [[5, -40, 50]] * 6 + [[-29, -6, 56]], float)
     groups = [SimpleNamespace(id=1, rows=list(range(6))), SimpleNamespace(id=2, rows=list(range(6, 12)))]
     Q0 = cellread.adapt(P, F)

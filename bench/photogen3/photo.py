@@ -290,6 +290,13 @@ def _fields(cam: Camera, step: int):
     return uv, d, table, sheet, t
 
 
+def _turned(U: np.ndarray, V: np.ndarray, spot: dict, aspect: float) -> tuple[np.ndarray, np.ndarray]:
+    """Photo coordinates in the frame of a shadow or glare spot: centred on it, turned by its angle."""
+    a = np.radians(spot["angle_deg"])
+    du, dv = (U - spot["cx"]), (V - spot["cy"]) * aspect
+    return du * np.cos(a) + dv * np.sin(a), -du * np.sin(a) + dv * np.cos(a)
+
+
 def render(page, design, cam: Camera, light: dict, optics: dict, table: dict, objs: list, rng: np.random.Generator,
            timings: dict | None = None) -> np.ndarray:
     clock = _Clock(timings)
@@ -382,10 +389,7 @@ def render(page, design, cam: Camera, light: dict, optics: dict, table: dict, ob
     shadow_rgb = np.ones((ny, nx, 3))
     if light["shadow"]:
         s = light["shadow"]
-        a = np.radians(s["angle_deg"])
-        du, dv = (U - s["cx"]), (V - s["cy"]) * H / W
-        ru = du * np.cos(a) + dv * np.sin(a)
-        rv = -du * np.sin(a) + dv * np.cos(a)
+        ru, rv = _turned(U, V, s, H / W)
         if s["shape"] == "blob":
             dist = np.sqrt((ru / s["rx"]) ** 2 + (rv / s["ry"]) ** 2) - 1
             sd = 1 / (1 + np.exp(dist / max(s["softness"] * 3, 1e-3)))
@@ -400,10 +404,7 @@ def render(page, design, cam: Camera, light: dict, optics: dict, table: dict, ob
     glare = None
     if light["glare"]:
         gpar = light["glare"]
-        a = np.radians(gpar["angle_deg"])
-        du, dv = (U - gpar["cx"]), (V - gpar["cy"]) * H / W
-        ru = du * np.cos(a) + dv * np.sin(a)
-        rv = -du * np.sin(a) + dv * np.cos(a)
+        ru, rv = _turned(U, V, gpar, H / W)
         glare = gpar["strength"] * np.exp(-0.5 * ((ru / gpar["rx"]) ** 2 + (rv / gpar["ry"]) ** 2)) * inside
     gain_c = np.power(np.maximum(Lrgb, 1e-4), 1 / 2.2).astype(np.float32)
     # auto exposure: the phone scales the whole picture so its mean lands near a target (a bright sheet on a dark

@@ -842,6 +842,17 @@ def design_squared(side: str, rng: np.random.Generator) -> Design:
                   paper_colour=params["paper_colour"], extra={"pen": pen})
 
 
+def _rulings(start: float, length: float, border: float, step: float) -> list[float]:
+    """Where squared paper's lines fall along one side: every `step` from `start`, none in the blank border."""
+    out = []
+    x = start
+    while x < length:
+        if border <= x <= length - border:
+            out.append(x)
+        x += step
+    return out
+
+
 def _paint_squared(d: Design, ppm: float, rng: np.random.Generator) -> Page:
     p = d.params
     page = blank(d, ppm, rng)
@@ -850,18 +861,7 @@ def _paint_squared(d: Design, ppm: float, rng: np.random.Generator) -> Page:
     ox, oy = p["offset_mm"]
     b = p["blank_border_mm"]
     m = layer(page)
-    x = ox
-    xs = []
-    while x < w:
-        if b <= x <= w - b:
-            xs.append(x)
-        x += sq
-    y = oy
-    ys = []
-    while y < h:
-        if b <= y <= h - b:
-            ys.append(y)
-        y += sq
+    xs, ys = _rulings(ox, w, b, sq), _rulings(oy, h, b, sq)
     lw = p["square_line_mm"]
     for x in xs:
         line_mm(m, page, (x, ys[0] if b else 0), (x, ys[-1] if b else h), lw)
