@@ -149,6 +149,8 @@ def test_parse_names():
         parse_names(["forest"])
 
 
+# The Turkish rules' initials: Orman, Köy, Tarla, Su, Canavar.
+TURKISH = {"forest": "O", "village": "K", "farm": "T", "water": "S", "monster": "C"}
 # A player's own code the reader cannot know: nothing says that "2" is a village, so it must ask.
 DIGITS = {"forest": "1", "village": "2", "farm": "3", "water": "4", "monster": "5"}
 
@@ -217,6 +219,14 @@ def test_letters_are_read_and_a_tap_names_a_group(tmp_path):
     cp = subprocess.run([sys.executable, "-m", "companion.cli", "read", str(photo), "--name", "1=lava"], cwd=ROOT,
                         env=ENV, capture_output=True, text=True, timeout=120)
     assert cp.returncode == 2 and "unknown terrain 'lava'" in cp.stderr
+
+
+@pytest.mark.parametrize("seed", [3, 5])
+def test_turkish_initials_are_read_too(seed):
+    grid = letters_grid(seed)
+    reading = read_sheet(letters_photo("A", grid, marks=TURKISH), overlay=False)
+    wrong = {(r, c) for r in range(11) for c in range(11) if reading.grid[r][c] != grid[r][c]}
+    assert len(wrong) <= 2 and wrong <= set(reading.doubtful_cells())
 
 
 def test_vision_eval_scores_a_folder_of_confirmed_photos(tmp_path):
