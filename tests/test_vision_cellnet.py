@@ -188,6 +188,21 @@ def test_a_confirming_tap_moves_nothing_else_and_a_correction_relearns_the_pens(
     assert cellread._with_names(P, F, Q0, {}, groups, {}, []) is Q0
 
 
+def test_a_sheet_mostly_in_doubt_is_doubted_whole_until_named():
+    Q = np.full((100, 6), 0.01)
+    Q[:, 1] = 0.95
+    Q[:20] = [0.1, 0.5, 0.4, 0.0, 0.0, 0.0]  # a fifth of the cells unsure
+    assert cellread.sheet_doubted(Q, {})
+    assert not cellread.sheet_doubted(Q[10:], {})  # under an eighth: the sure cells stand
+    # the player's names settle the cells they cover
+    assert not cellread.sheet_doubted(Q, dict.fromkeys(range(15), 1))
+    assert not cellread.sheet_doubted(Q[:0], {})
+    from vision.messages import Note
+
+    note = Note.of("sheet_doubtful")
+    assert "every square" in note.text("en") and "her kare" in note.text("tr")
+
+
 def test_adapt_leaves_a_sheet_without_sure_cells_alone():
     P = np.full((3, 6), 1 / 6)
     Q = cellread.adapt(P, np.zeros((3, 3)))

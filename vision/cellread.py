@@ -171,6 +171,14 @@ def adapt(probs: np.ndarray, colour: np.ndarray, fixed: dict[int, int] | None = 
     return Q
 
 
+# Sheet-level doubt. On the development photos of the calibration (398 sheets, photogen2/photogen3 seeds 30,000..,
+# synthphoto 400,000..), sheets where the model is unsure of at least this share of the cells are the badly read
+# ones (a grid placed cells off, a whole pen misread): their cells read with confidence >= 0.7 were right only
+# 80 % of the time (27 sheets, 407 of the 1,022 silent cells), against 97 % elsewhere. Cell by cell nothing shows
+# it, so the whole sheet is doubted: every square not named by the player is shown for checking.
+SHEET_DOUBT_SHARE = 0.12
+SHEET_DOUBT_CAP = 0.6
+
 TAUGHT_SIMILARITY = 0.92  # an unnamed group whose look (mean model features, cosine) is this close to a named one
 TAUGHT_MARGIN = 0.04  # … and this much closer to it than to any other named group takes its name
 TAUGHT_CONFIDENCE = 0.9  # the confidence of cells named by a look-alike's tap
@@ -300,10 +308,15 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
     outline_ink = sp.planes.ink if outline_norm is None else ink_map(whiten(outline_norm[sp.region], sp.paper))
     ratio = outline_ratios(outline_ink, _full_boxes(sp.boxes), empty, sp.planes.origin, sp.planes.full_shape)
     cap = glare_caps(ratio, sp.boxes, warnings)
-    for r, c in a.cells:
+    doubted = sheet_doubted(Q, fixed)
+    if doubted:
+        warnings.append(Note.of("sheet_doubtful"))
+    for k, (r, c) in enumerate(a.cells):
         conf[r, c] = min(float(conf[r, c]), float(cap[r, c]))
         if dom is not None and grid[r][c] == dom:
             conf[r, c] = min(float(conf[r, c]), DOMINANT_CAP)
+        if doubted and k not in fixed:
+            conf[r, c] = min(float(conf[r, c]), SHEET_DOUBT_CAP)
     infos = []
     summaries, colour_sheet, mono = sheet_media(a, groups)
     for gi, g in enumerate(groups):
@@ -328,6 +341,16 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
         "colour" if kinds <= {"colour", "given", "taught"} else "mixed")
     return CellReading(grid, conf, style, warnings, infos, path, raw, NetEvidence(Xg, use), sp.planes, sp.boxes,
                        sp.ink_shapes)
+
+
+def sheet_doubted(Q: np.ndarray, fixed: dict[int, int]) -> bool:
+    """Whether the whole sheet is in doubt: the model unsure (adapted probability < 0.7) of at least
+    SHEET_DOUBT_SHARE of the cells the player has not named. Names given by taps settle cells, so a sheet
+    doubted at first may stop being doubted once its groups are named."""
+    free = [k for k in range(len(Q)) if k not in fixed]
+    if not free:
+        return False
+    return float((Q[free].max(axis=1) < 0.7).mean()) >= SHEET_DOUBT_SHARE
 
 
 def _with_names(P: np.ndarray, F: np.ndarray, Q0: np.ndarray, fixed: dict[int, int], groups,

@@ -97,6 +97,12 @@ WARNINGS: dict[str, dict[str, str]] = {
         "en": "{n} cell(s) are uncertain: please check the highlighted cells",
         "tr": "{n} hücreden emin olunamadı: lütfen işaretli hücreleri kontrol edin",
     },
+    "sheet_doubtful": {
+        "en": "much of this map is hard to read, so every square is marked for checking; a sharp photo of the flat "
+              "sheet in even light reads better",
+        "tr": "bu haritanın büyük kısmı zor okunuyor, bu yüzden her kare kontrol için işaretlendi; düz duran kağıdın "
+              "eşit ışıkta net bir fotoğrafı daha iyi okunur",
+    },
     "glare": {
         "en": "{n} cell(s) are hidden by a reflection: check them, or retake the photo without the glare",
         "tr": "{n} hücre bir yansıma yüzünden görünmüyor: kontrol edin ya da parlama olmadan yeniden çekin",
