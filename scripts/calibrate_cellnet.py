@@ -79,13 +79,11 @@ def read_one(job: tuple[str, tuple]) -> dict | None:
 
 
 def reliability(p: np.ndarray, y: np.ndarray) -> list[str]:
-    lines = []
-    for lo, hi in zip(BINS[:-1], BINS[1:], strict=True):
-        sel = (p >= lo) & (p < hi)
-        if sel.any():
-            lines.append(f"  [{lo:.2f}, {min(hi, 1):.2f}): {sel.sum():6d} cells, mean conf {p[sel].mean():.3f}, "
-                         f"right {y[sel].mean():.3f}")
-    return lines
+    """The reliability table (`vision.calibrate.reliability`, finer bins at the top) as lines, empty bins left out."""
+    from vision.calibrate import reliability as table
+
+    return [f"  [{b['lo']:.2f}, {b['hi']:.2f}): {b['cells']:6d} cells, mean conf {b['mean_confidence']:.3f}, "
+            f"right {b['share_right']:.3f}" for b in table(p, y, BINS) if b["cells"]]
 
 
 def main(argv: list[str] | None = None) -> int:

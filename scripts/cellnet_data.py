@@ -27,9 +27,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.cartographers.data import MAPS  # noqa: E402
+from vision.cellnet import CLASSES  # noqa: E402
 from vision.cellpatch import PATCH, cell_patches  # noqa: E402
 
-CLASSES = ("empty", "forest", "village", "farm", "water", "monster")
 PRINTED = ("mountain", "wasteland")
 SCALE = 170.0
 
@@ -65,13 +65,11 @@ def _photo(gen: str, job: tuple) -> tuple[bytes, dict] | None:
         truth = {"grid": p.grid, "side": p.side, "kind": p.design, "style": style,
                  "difficulty": "normal", "seed": seed, "centres": np.asarray(p.cell_centers).tolist()}
         return p.data, truth
-    if gen == "photogen2":
-        from bench.photogen2 import generate
-    else:
-        from bench.photogen3 import generate
+    from bench.bench_vision2 import generator
+
     kind, style, diff, seed = job
     try:
-        p = generate(kind, style, diff, seed)
+        p = generator(gen).generate(kind, style, diff, seed)
     except Exception:  # noqa: BLE001 - padscan without scans
         return None
     t = p.truth
@@ -112,16 +110,15 @@ def harvest(args: tuple) -> dict | None:
 def jobs_for(gen: str, n: int, start: int) -> list:
     if gen == "synthphoto":
         return [(start + i, i) for i in range(n)]
-    if gen == "photogen2":
-        from bench.photogen2 import DIFFICULTIES, KINDS, STYLES, sheets
-    else:
-        from bench.photogen3 import DIFFICULTIES, KINDS, STYLES, sheets
-    kinds = [k for k in KINDS if k != "padscan" or sheets.scans_available()]
+    from bench.bench_vision2 import generator
+
+    g = generator(gen)
+    kinds = [k for k in g.KINDS if k != "padscan" or g.sheets.scans_available()]
     out = []
     for i in range(n):
         k = kinds[i % len(kinds)]
-        s = STYLES[(i // len(kinds)) % len(STYLES)]
-        d = DIFFICULTIES[(i // (len(kinds) * len(STYLES))) % len(DIFFICULTIES)]
+        s = g.STYLES[(i // len(kinds)) % len(g.STYLES)]
+        d = g.DIFFICULTIES[(i // (len(kinds) * len(g.STYLES))) % len(g.DIFFICULTIES)]
         out.append((k, s, d, start + i))
     return out
 

@@ -20,7 +20,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-SCALE = 170.0
+from scripts.cellnet_data import CLASSES, SCALE  # noqa: E402  (patches are stored as patch × SCALE)
+
 # (in, out, kernel, stride, pool after)
 PLAN = ((3, 16, 5, 2, False), (16, 32, 3, 1, True), (32, 64, 3, 1, False), (64, 64, 3, 1, True),
         (64, 96, 3, 1, False))
@@ -140,7 +141,6 @@ def report(name: str, d: dict, pred: np.ndarray, conf: np.ndarray) -> None:
     for key in ("gen", "kind", "style", "difficulty"):
         vals = sorted(set(d[key].tolist()))
         print(f"   {key}: " + ", ".join(f"{v} {ok[d[key] == v].mean() * 100:.1f}" for v in vals))
-    from scripts.cellnet_data import CLASSES
 
     cm = np.zeros((6, 6), int)
     np.add.at(cm, (d["y"], pred), 1)

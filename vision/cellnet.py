@@ -1,5 +1,5 @@
 """The learned cell reader: a small convolutional network, cell patch → P(empty, forest, village, farm, water,
-monster), and the 64 numbers before its last layer (how the cell looks, for grouping like cells).
+monster), and the features before its last layer (how the cell looks: like cells are alike there).
 
 Why a network: a player's cell is a colour fill, hatching, a symbol, a letter or a mix, in any medium and
 light. Hand-set thresholds on ink and hue (vision.features, vision.naming) each broke on some medium (yellow

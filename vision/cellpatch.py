@@ -13,7 +13,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-N = 11
+from companion.cartographers.data import GRID_SIZE
+
 PATCH = 40  # pixels of one patch side
 MARGIN = 0.2  # cell widths of context on each side (the grid lines and the neighbours' overshoot)
 
@@ -134,4 +135,4 @@ def cell_patches(image: np.ndarray, centres: np.ndarray, size: int = PATCH, marg
     if white is None:
         white = paper_white(image, centres)
     out = quad_patches(image, grid_quads(centres), cell_pitch(centres), white, size, margin)
-    return out.reshape(N, N, size, size, 3)
+    return out.reshape(GRID_SIZE, GRID_SIZE, size, size, 3)

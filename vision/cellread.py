@@ -22,6 +22,7 @@ import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
 from vision import cellnet
+from vision.calibrate import DOMINANT_CAP, dominant_terrain, logit
 from vision.cellpatch import MARGIN, PATCH, cell_pitch, grid_quads, paper_white, quad_patches
 
 CLASSES = cellnet.CLASSES
@@ -32,6 +33,8 @@ EMPTY = 0
 COLOUR_FLOOR = (6.0, 6.0, 10.0)
 COLOUR_WEIGHT = 0.5
 EM_ROUNDS = 4
+UNSURE_BELOW = 0.7  # an adapted probability under this is a cell the model is unsure of (the review's threshold)
+PROB_LOGIT_CLIP = float(np.log(9999.0))  # probabilities enter the calibration as logits of p clipped to 1e-4..1-1e-4
 MIN_MEMBERS = 1.5  # a terrain needs this much sure weight on the sheet before its colour is learned
 LEGEND_WEIGHT = 4.0  # a drawn legend square counts as this many sure cells of its terrain
 
@@ -135,7 +138,7 @@ def adapt(probs: np.ndarray, colour: np.ndarray, fixed: dict[int, int] | None = 
     n = len(P)
     Q = P.copy()
     for row, k in fixed.items():
-        Q[row] = np.eye(6)[k]
+        Q[row] = np.eye(len(CLASSES))[k]
     if n == 0:
         return Q
     floor = np.asarray(COLOUR_FLOOR) ** 2
@@ -167,7 +170,7 @@ def adapt(probs: np.ndarray, colour: np.ndarray, fixed: dict[int, int] | None = 
         Q = np.exp(L - L.max(axis=1, keepdims=True))
         Q /= Q.sum(axis=1, keepdims=True)
         for row, k in fixed.items():
-            Q[row] = np.eye(6)[k]
+            Q[row] = np.eye(len(CLASSES))[k]
     return Q
 
 
@@ -182,11 +185,6 @@ SHEET_DOUBT_CAP = 0.6
 TAUGHT_SIMILARITY = 0.92  # an unnamed group whose look (mean model features, cosine) is this close to a named one
 TAUGHT_MARGIN = 0.04  # … and this much closer to it than to any other named group takes its name
 TAUGHT_CONFIDENCE = 0.9  # the confidence of cells named by a look-alike's tap
-
-
-def _logit(p):
-    p = np.clip(np.asarray(p, np.float64), 1e-4, 1 - 1e-4)
-    return np.log(p / (1 - p))
 
 
 def group_names(Q: np.ndarray, groups: list[list[int]]) -> list[int]:
@@ -208,9 +206,10 @@ def features(P: np.ndarray, Q: np.ndarray, ruins: np.ndarray, context: dict[str,
         g_purity[rows] = float((read[rows] == k).mean())
         g_size[rows] = np.log1p(len(rows))
     sheet_q = float(Q.max(axis=1).mean()) if n else 1.0
-    unsure = float((Q.max(axis=1) < 0.7).mean()) if n else 0.0
+    unsure = float((Q.max(axis=1) < UNSURE_BELOW).mean()) if n else 0.0
     cols = {
-        "q_logit": _logit(qs[:, -1]), "p_logit": _logit(P.max(axis=1)), "margin": qs[:, -1] - qs[:, -2],
+        "q_logit": logit(qs[:, -1], PROB_LOGIT_CLIP), "p_logit": logit(P.max(axis=1), PROB_LOGIT_CLIP),
+        "margin": qs[:, -1] - qs[:, -2],
         "agree": (P.argmax(axis=1) == Q.argmax(axis=1)).astype(float), "read_empty": (Q.argmax(axis=1) == EMPTY),
         "ruins": ruins.astype(float), "group_agree": g_agree, "group_purity": g_purity, "group_log_size": g_size,
         "sheet_q": np.full(n, sheet_q), "sheet_unsure": np.full(n, unsure),
@@ -245,13 +244,9 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
                    outline_norm: np.ndarray | None = None, context: dict[str, float] | None = None):
     """Read all 121 cells from the model's view `net` (see `read_net`): the `vision.cells.CellReading` the rest
     of the reader takes, with groups of like cells for one-tap naming (`names`: group id → terrain)."""
-    from vision.calibrate import DOMINANT_CAP, dominant_terrain
-    from vision.cells import LEGEND_MIN_SQUARES, NAMEABLE, CellReading, GroupInfo, _full_boxes, glare_caps, sheet_planes
-    from vision.features import ink_map
+    from vision.cells import LEGEND_MIN_SQUARES, NAMEABLE, CellReading, GroupInfo, glare_caps, sheet_planes
     from vision.geometry import printed_cells, ruins_cells
-    from vision.glare import outline_ratios
     from vision.groups import make_groups
-    from vision.light import whiten
     from vision.messages import Note
     from vision.naming import medium, sheet_media
 
@@ -304,10 +299,7 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
         use[r, c] = k not in fixed
     # Sheet-level sanity: one terrain on nearly every filled cell is more likely a misread than a map.
     dom = dominant_terrain([grid[r][c] for r, c in a.cells])
-    empty = {k for k in sp.boxes if grid[k[0]][k[1]] == "empty"}
-    outline_ink = sp.planes.ink if outline_norm is None else ink_map(whiten(outline_norm[sp.region], sp.paper))
-    ratio = outline_ratios(outline_ink, _full_boxes(sp.boxes), empty, sp.planes.origin, sp.planes.full_shape)
-    cap = glare_caps(ratio, sp.boxes, warnings)
+    cap = glare_caps(sp.outline_fading(grid, outline_norm), sp.boxes, warnings)
     doubted = sheet_doubted(Q, fixed)
     if doubted:
         warnings.append(Note.of("sheet_doubtful"))
@@ -344,13 +336,13 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
 
 
 def sheet_doubted(Q: np.ndarray, fixed: dict[int, int]) -> bool:
-    """Whether the whole sheet is in doubt: the model unsure (adapted probability < 0.7) of at least
+    """Whether the whole sheet is in doubt: the model unsure (adapted probability < UNSURE_BELOW) of at least
     SHEET_DOUBT_SHARE of the cells the player has not named. Names given by taps settle cells, so a sheet
     doubted at first may stop being doubted once its groups are named."""
     free = [k for k in range(len(Q)) if k not in fixed]
     if not free:
         return False
-    return float((Q[free].max(axis=1) < 0.7).mean()) >= SHEET_DOUBT_SHARE
+    return float((Q[free].max(axis=1) < UNSURE_BELOW).mean()) >= SHEET_DOUBT_SHARE
 
 
 def _with_names(P: np.ndarray, F: np.ndarray, Q0: np.ndarray, fixed: dict[int, int], groups,

@@ -164,6 +164,14 @@ class SheetPlanes:
     paper: np.ndarray  # the paper's colour inside the grid
     region: tuple[slice, slice]  # the part of the sheet the planes cover
 
+    def outline_fading(self, grid: list[list[str]], outline_norm: np.ndarray | None = None) -> np.ndarray:
+        """11×11 how much of each cell's printed outline is left (`vision.glare.outline_ratios`; glare washes it
+        out), measured around the cells read empty. `outline_norm` is the sheet before its paper lines were
+        taken out (`vision.paperlines`), where the grid's own outlines still are."""
+        empty = {k for k in self.boxes if grid[k[0]][k[1]] == "empty"}
+        ink = self.planes.ink if outline_norm is None else ink_map(whiten(outline_norm[self.region], self.paper))
+        return outline_ratios(ink, _full_boxes(self.boxes), empty, self.planes.origin, self.planes.full_shape)
+
 
 def sheet_planes(norm: np.ndarray, canon: Canon, side: str, offsets, move_box, method: str) -> SheetPlanes:
     printed = printed_cells(side)
@@ -198,8 +206,7 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
     printed = printed_cells(side)
     ruins = ruins_cells(side)
     sp = sheet_planes(norm, canon, side, offsets, move_box, method)
-    cells, boxes, p, a, ink_shapes, paper, region = sp.cells, sp.boxes, sp.planes, sp.arrays, sp.ink_shapes, \
-        sp.paper, sp.region
+    cells, boxes, p, a, ink_shapes = sp.cells, sp.boxes, sp.planes, sp.arrays, sp.ink_shapes
     own_glyph = method == "markers"
     warnings: list[Note] = []
     p_fill = fill_probability(a, ruins, own_glyph)
@@ -311,9 +318,7 @@ def read_cells(norm: np.ndarray, canon: Canon, side: str, offsets: np.ndarray | 
             if grid[r][c] == dom:
                 capped[r, c] = True
     keep = {rc for gi in infos if gi.source in ("given", "taught") for rc in gi.cells}  # the player's names
-    empty = {k for k in boxes if grid[k[0]][k[1]] == "empty"}
-    outline_ink = p.ink if outline_norm is None else ink_map(whiten(outline_norm[region], paper))
-    ratio = outline_ratios(outline_ink, _full_boxes(boxes), empty, p.origin, p.full_shape)
+    ratio = sp.outline_fading(grid, outline_norm)
     ev = _evidence(a, raw, p_fill, sym, grid, second, member_of, infos, ratio, capped, keep, ruins, style, path,
                    torn_cells, 0 if legend is None else len(legend[1]), context or {})
     ev.cap = glare_caps(ratio, boxes, warnings if path == "learned" else [])  # the legend path warned already
