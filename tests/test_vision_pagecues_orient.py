@@ -109,6 +109,14 @@ def test_paper_extents_measure_the_page_around_the_grid():
     assert not any(e.cut)
 
 
+def test_the_paper_cues_carry_the_pages_extents_unturned():
+    """vision.orient limits the margins' rows to the page (`page_mask`) from the extents of the frame as it is."""
+    page = page_frame_array(4.0, 2.0, 2.3, 3.0)
+    cues = turn_scores(notebook_dark(), everywhere(), CELL, PAD, page)
+    assert cues.extents == paper_extents(page)
+    assert turn_scores(notebook_dark(), everywhere(), CELL, PAD, None).extents is None
+
+
 def test_a_portrait_page_with_the_grid_near_the_top_is_upright():
     f = page_frame_array(4.0, 7.0, 2.3, 2.3)
     cues = [page_cue(paper_extents(np.rot90(f, k))) for k in range(4)]
@@ -239,3 +247,50 @@ def test_ruled_and_blank_paper_have_no_square_pitch(above, left):
             v = g0 + i * CELL
             cv2.line(d, (v, g0 - CELL), (v, g0), 0.6, 2)
         assert not pagecues.square_pitch(d, _page_strip(d, above, left), CELL)
+
+
+def _frame(row: tuple[str, float] | None = None, table_below: bool = False) -> np.ndarray:
+    """A grid frame's darkness (vision.orient's FRAME_CELL / FRAME_PAD): one periodic row of dots (`row`: "top" or
+    "bottom", cells past that edge of the grid), and when `table_below` the paper ending 2 cells below the grid
+    with a striped table top beyond."""
+    from vision.orient import FRAME_CELL as C
+    from vision.orient import FRAME_PAD as P
+
+    size = (2 * P + GRID_SIZE) * C
+    dark = np.zeros((size, size), np.float32)
+    g0, g1 = P * C, (P + GRID_SIZE) * C
+    if row is not None:
+        where, depth = row
+        y = int(g1 + depth * C) if where == "bottom" else int(g0 - depth * C)
+        for i in range(GRID_SIZE):  # one dot a cell, in line with the grid's lines
+            x = g0 + i * C
+            dark[y - 2 : y + 3, x - 2 : x + 3] = 0.8
+    if table_below:
+        for x in range(0, size, C):  # the table's stripes, one a cell
+            dark[g1 + 2 * C + C // 2 :, x : x + C // 3] = 0.6
+    return dark
+
+
+def test_a_striped_table_past_the_page_edge_is_no_coin_track():
+    """Only rows on the page count: wood grain or a striped cloth beyond the page's edge is as periodic as a coin
+    track, on whichever side of the grid the page happens to end."""
+    from vision.orient import margin_cue, page_mask
+
+    dark = _frame(table_below=True)
+    page = page_mask(dark.shape, Extents(above=5.0, below=2.0, left=5.0, right=5.0, cut=(False,) * 4))
+    assert page[:, 0].sum() < page.shape[0] and page[0].all()  # the page ends below the grid, nowhere else
+    assert margin_cue(dark, 0) > 0.3  # counted, the table's stripes would say "the bottom is below"
+    assert margin_cue(dark, 0, page=page) == 0.0  # on the page alone there is nothing round the grid
+    assert page_mask(dark.shape, None) is None  # no page outline: every row counts, as before
+
+
+def test_a_hand_ruled_grids_overshoot_is_no_row_of_labels():
+    """A grid ruled by hand has its lines run on a little past its edge: a row periodic at one cell, right at the
+    edge. The margins' rows begin past it (`OVERSHOOT`), so an overshoot at the top does not turn the sheet, while
+    a row of labels or coins further out still votes."""
+    from vision.orient import OVERSHOOT, margin_cue
+
+    overshoot = _frame(("top", 0.15))
+    assert OVERSHOOT > 0.15 and margin_cue(overshoot, 0) == 0.0
+    labels = _frame(("bottom", 0.8))
+    assert margin_cue(labels, 0) > 0.3

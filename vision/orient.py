@@ -23,7 +23,7 @@ import numpy as np
 from companion.cartographers.data import GRID_SIZE, MAPS
 from printables.layout import sheet_layout
 from vision.lattice import Lattice
-from vision.pagecues import PaperCues, page_frame, turn_scores
+from vision.pagecues import Extents, PaperCues, page_frame, turn_scores
 from vision.symbolup import symbol_votes
 from vision.upright import TEXT_CELL, TEXT_PAD, TextVotes, darkness, frame_paper, peak_cue, text_frame, text_votes
 from vision.wayup import UNSCORED
@@ -37,6 +37,8 @@ COLOUR_WEIGHT = 0.1  # printed-feature score per unit of the mountains' likeness
 PEAK_WEIGHT = 0.3  # printed-feature score per unit of the mountains' peak direction (vision.upright)
 SYMBOL_WEIGHT = 0.03  # score per unit of the drawn symbols' log-odds (vision.symbolup), as the text's
 SYMBOL_CAP = 20.0  # the symbols never outweigh more than this many log units
+OVERSHOOT = 0.35  # cells past the grid's edge where the margins' rows begin (`margin_cue`)
+ON_PAGE = 0.9  # share of a margin row on the page for its periodic detail to count (`periodic_power`)
 SURE_LEAD = 0.15  # total-score lead over every other turn that settles the way up; less and the review asks
 # A quarter turn read wrong turns every cell AND puts the side's printed cells elsewhere: the lead over the two
 # quarter-turned rivals must be larger before the reader goes without asking.
@@ -177,8 +179,12 @@ def _rot_index(k: int) -> np.ndarray:
     return np.rot90(np.arange(GRID_SIZE * GRID_SIZE).reshape(GRID_SIZE, GRID_SIZE), k)
 
 
-def periodic_power(band: np.ndarray, cell: int = FRAME_CELL) -> float:
-    """Largest share of a row's detail power at periods of 0.55–1.1 cell (coin circles, row/column labels)."""
+def periodic_power(band: np.ndarray, cell: int = FRAME_CELL, page: np.ndarray | None = None) -> float:
+    """Largest share of a row's detail power at periods of 0.55–1.1 cell (coin circles, row/column labels).
+
+    `page` (bool, the band's shape): only rows nearly all on the page count. Past the page's edge a striped
+    table top or cloth is as periodic as a coin track, on whichever side of the grid the page happens to end.
+    """
     d = band.astype(np.float32)
     d = cv2.blur(d, (1, 3))
     d = d - d.mean(axis=1, keepdims=True)
@@ -188,6 +194,8 @@ def periodic_power(band: np.ndarray, cell: int = FRAME_CELL) -> float:
     sel = (freqs >= 1 / 1.1) & (freqs <= 1 / 0.55)
     total = spec[:, 1:].sum(axis=1) + 1e-6
     share = spec[:, sel].max(axis=1) / total * (total > 1e-2 * total.max())
+    if page is not None:
+        share = share * (page.mean(axis=1) >= ON_PAGE)
     return float(share.max()) if len(share) else 0.0
 
 
@@ -210,16 +218,36 @@ def printed_like_many(sim: np.ndarray, dark: np.ndarray, med_dark: float, sets: 
     return mutual + (dark[sets].mean(axis=1) - med_dark)
 
 
-def margin_cue(frame_dark: np.ndarray, k: int, cell: int = FRAME_CELL, pad: int = FRAME_PAD) -> float:
-    """How much more the bottom and left margins (after k quarter turns) carry a periodic row than top/right."""
-    f = np.rot90(frame_dark, k)
+def page_mask(shape: tuple[int, ...], extents: Extents | None, cell: int = FRAME_CELL,
+              pad: int = FRAME_PAD) -> np.ndarray | None:
+    """The page in the grid frame: the rectangle the paper reaches from the grid's edges (`vision.pagecues.Extents`),
+    None when unknown. A crude outline, but the margins' rows need only know where the page has ended."""
+    if extents is None:
+        return None
     g0, g1 = pad * cell, (pad + GRID_SIZE) * cell
-    near, far = int(0.1 * cell), int(4.6 * cell)
-    bottom = f[g1 + near : g1 + far, g0:g1]
-    top = f[g0 - far : g0 - near, g0:g1][::-1]
-    left = f[g0:g1, g0 - far : g0 - near].T
-    right = f[g0:g1, g1 + near : g1 + far].T
-    return (periodic_power(bottom) - periodic_power(top)) + 0.5 * (periodic_power(left) - periodic_power(right))
+    on = np.zeros(shape[:2], bool)
+    on[max(0, int(g0 - extents.above * cell)) : int(g1 + extents.below * cell) + 1,
+       max(0, int(g0 - extents.left * cell)) : int(g1 + extents.right * cell) + 1] = True
+    return on
+
+
+def margin_cue(frame_dark: np.ndarray, k: int, cell: int = FRAME_CELL, pad: int = FRAME_PAD,
+               page: np.ndarray | None = None) -> float:
+    """How much more the bottom and left margins (after k quarter turns) carry a periodic row than top/right.
+
+    `page`: the page in the frame (`page_mask`); rows off it do not count (`periodic_power`)."""
+    g0, g1 = pad * cell, (pad + GRID_SIZE) * cell
+    # from OVERSHOOT on: a hand-ruled grid's lines run on past its edge, a row periodic at one cell on any side
+    near, far = int(OVERSHOOT * cell), int(4.6 * cell)
+
+    def bands(a: np.ndarray) -> tuple[np.ndarray, ...]:
+        f = np.rot90(a, k)
+        return (f[g1 + near : g1 + far, g0:g1], f[g0 - far : g0 - near, g0:g1][::-1],
+                f[g0:g1, g0 - far : g0 - near].T, f[g0:g1, g1 + near : g1 + far].T)
+
+    on = bands(page) if page is not None else (None,) * 4
+    bottom, top, left, right = (periodic_power(b, cell, p) for b, p in zip(bands(frame_dark), on, strict=True))
+    return (bottom - top) + 0.5 * (left - right)
 
 
 def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = None, text: bool = True,
@@ -277,8 +305,9 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     paper = paper_cues(image, lattice, tframe, tdark, tpaper)
     # On squared paper every margin is a periodic row: the coin track's cue would only weigh where the page ends.
     if text and not paper.squared:
-        mdark = margin_darkness(frame)  # the same darkness for the four turns: worked out once
-        margins = [margin_cue(mdark, k) for k in range(4)]
+        mdark = margin_darkness(frame)  # the same darkness and page for the four turns: worked out once
+        on_page = page_mask(mdark.shape, paper.extents)
+        margins = [margin_cue(mdark, k, page=on_page) for k in range(4)]
     else:
         margins = [0.0] * 4
     paper_total = paper.total(RULINGS_WEIGHT, MARGIN_LINE_WEIGHT, PAGE_WEIGHT)

@@ -46,6 +46,7 @@ class PaperCues:
     margin: np.ndarray  # (4,) +: a long single line at the left after turn k, none at the right
     page: np.ndarray  # (4,) +: the page is portrait and the grid near its top after turn k
     squared: bool = False  # the paper carries evenly spaced lines both ways all round the grid (squared paper)
+    extents: Extents | None = None  # how far the page goes on from each edge of the grid, unturned (k = 0)
 
     def total(self, w_rulings: float, w_margin: float, w_page: float) -> np.ndarray:
         return w_rulings * self.rulings + w_margin * self.margin + w_page * self.page
@@ -357,7 +358,8 @@ def turn_scores(dark_text: np.ndarray, keep_text: np.ndarray, text_cell: int, te
                        margin_line_cue(np.rot90(dark_text, k), np.rot90(keep, k), text_cell, text_pad) * wk
                        for k, wk in enumerate(weights)])
     if page is None:
-        pg = np.zeros(4)
+        pg, extents = np.zeros(4), None
     else:
-        pg = np.array([page_cue(paper_extents(np.rot90(page, k), page_cell, page_pad)) for k in range(4)])
-    return PaperCues(rulings, margin, pg, squared)
+        ext = [paper_extents(np.rot90(page, k), page_cell, page_pad) for k in range(4)]
+        pg, extents = np.array([page_cue(e) for e in ext]), ext[0]
+    return PaperCues(rulings, margin, pg, squared, extents)
