@@ -222,3 +222,30 @@ def test_features_and_calibration():
 def test_adapt_handles_tiny_sheets(n):
     P = np.full((n, 6), 1 / 6)
     assert cellread.adapt(P, np.zeros((n, 3))).shape == (n, 6)
+
+
+def test_the_exported_trees_give_scikit_learns_probabilities():
+    """`cellread.tree_logit` on the nodes `scripts/calibrate_cellnet.py` writes is the fitted model's own answer."""
+    sklearn_ensemble = pytest.importorskip("sklearn.ensemble")
+    from scripts.calibrate_cellnet import TREES, export_trees
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(3000, 5))
+    X[:, 2] = rng.integers(0, 2, 3000)  # a 0/1 feature, as `read_empty` or `legend`
+    y = (X[:, 0] + 0.5 * X[:, 2] * X[:, 1] + rng.normal(0, 0.5, 3000)) > 0.3
+    clf = sklearn_ensemble.HistGradientBoostingClassifier(**TREES).fit(X, y)
+    test = rng.normal(size=(500, 5))
+    test[:, 2] = rng.integers(0, 2, 500)
+    mine = 1 / (1 + np.exp(-cellread.tree_logit(test, export_trees(clf))))
+    assert np.allclose(mine, clf.predict_proba(test)[:, 1], atol=1e-9)
+
+
+def test_the_shipped_calibration_is_trees_over_the_cells_features():
+    """The map that ships is read (its features are the reader's) and is boosted trees; its answers are probabilities,
+    surer of a clear cell than of a doubtful one."""
+    m = cellread._calibration()
+    assert m is not None and "trees" in m
+    P = np.array([[0.995, 0.001, 0.001, 0.001, 0.001, 0.001], [0.40, 0.35, 0.1, 0.05, 0.05, 0.05]])
+    X = cellread.features(P, P, np.array([False, False]), {}, False, [[0], [1]])
+    p = cellread.calibrated(X, P)
+    assert np.all((p > 0) & (p < 1)) and p[0] > 0.9 > p[1]

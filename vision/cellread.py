@@ -231,12 +231,37 @@ def _calibration(path: str = str(CAL_PATH)) -> dict | None:
 
 def calibrated(X: np.ndarray, Q: np.ndarray) -> np.ndarray:
     """P(the cell is read right) from its features (`scripts/calibrate_cellnet.py` fits the map on development
-    photos); the sheet-adapted probability itself when no fitted map ships."""
+    photos); the sheet-adapted probability itself when no fitted map ships.
+
+    The map is boosted trees (`trees`) when the file has them, else a logistic map (`coef`, `intercept`)."""
     m = _calibration()
     if m is None or not len(X):
         return Q.max(axis=1) if len(Q) else np.zeros(0)
+    if "trees" in m:
+        return 1.0 / (1.0 + np.exp(-tree_logit(np.asarray(X, np.float64), m["trees"])))
     z = (X - np.asarray(m["mean"])) / np.asarray(m["scale"])
     return 1.0 / (1.0 + np.exp(-(z @ np.asarray(m["coef"]) + float(m["intercept"]))))
+
+
+def tree_logit(X: np.ndarray, trees: dict) -> np.ndarray:
+    """The summed log-odds of boosted regression trees (scikit-learn's HistGradientBoostingClassifier, exported by
+    `scripts/calibrate_cellnet.py`: per tree the nodes' feature, threshold, children, value and whether a leaf).
+
+    Why trees: the features act together (a cell read empty on a sheet read mostly empty, a group whose name
+    the sheet's pens leave in doubt), which a logistic map can only add up. A row goes left when its feature
+    is at most the node's threshold, as in scikit-learn; the features are never missing."""
+    rows = np.arange(len(X))
+    out = np.full(len(X), float(trees["baseline"]))
+    for t in trees["nodes"]:
+        feat, thr, left, right = (np.asarray(t[k]) for k in ("feature", "threshold", "left", "right"))
+        leaf, value = np.asarray(t["leaf"], bool), np.asarray(t["value"], np.float64)
+        node = np.zeros(len(X), int)
+        while not leaf[node].all():
+            inner = ~leaf[node]
+            step = np.where(X[rows, feat[node]] <= thr[node], left[node], right[node])
+            node = np.where(inner, step, node)
+        out += value[node]
+    return out
 
 
 def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, move_box=None,
