@@ -28,7 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.cellread import CAL_FEATURES  # noqa: E402
+from vision.cellread import CAL_FEATURES, apply_map  # noqa: E402
 
 BINS = (0.0, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 1.0001)
 
@@ -97,16 +97,6 @@ def export_trees(clf) -> dict:
     return {"baseline": float(np.ravel(clf._baseline_prediction)[0]), "nodes": nodes}
 
 
-def _map(model: dict, X: np.ndarray) -> np.ndarray:
-    """The written map's P(right) for feature rows `X`, as the reader computes it."""
-    from vision.cellread import tree_logit
-
-    if "trees" in model:
-        return 1 / (1 + np.exp(-tree_logit(X, model["trees"])))
-    z = (X - np.asarray(model["mean"])) / np.asarray(model["scale"])
-    return 1 / (1 + np.exp(-(z @ np.asarray(model["coef"]) + float(model["intercept"]))))
-
-
 def reliability(p: np.ndarray, y: np.ndarray) -> list[str]:
     """The reliability table (`vision.calibrate.reliability`, finer bins at the top) as lines, empty bins left out."""
     from vision.calibrate import reliability as table
@@ -154,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         model["trees"] = export_trees(HistGradientBoostingClassifier(**TREES).fit(X, y))
     Xc = np.concatenate([r["X"] for r in check])
     yc = np.concatenate([r["y"] for r in check])
-    pc = _map(model, Xc)
+    pc = apply_map(model, Xc)
     raw = 1 / (1 + np.exp(-Xc[:, CAL_FEATURES.index("q_logit")]))
     print(f"fitted on {len(fit)} photos ({len(y)} cells, {100 * y.mean():.1f} % right); checked on {len(check)} "
           f"photos ({len(yc)} cells)")
@@ -165,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(reliability(p, yc)))
     ok = 0
     for r in check:
-        p = _map(model, r["X"])
+        p = apply_map(model, r["X"])
         ok += int(((~r["y"]) & (p >= 0.7)).sum() == 0 and (p < 0.7).sum() <= 10)
     print(f"sheets right after review (every wrong cell flagged, <= 10 flagged): {ok} of {len(check)}")
     args.out.write_text(json.dumps(model, indent=None if "trees" in model else 1) + "\n")

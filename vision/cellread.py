@@ -237,6 +237,11 @@ def calibrated(X: np.ndarray, Q: np.ndarray) -> np.ndarray:
     m = _calibration()
     if m is None or not len(X):
         return Q.max(axis=1) if len(Q) else np.zeros(0)
+    return apply_map(m, X)
+
+
+def apply_map(m: dict, X: np.ndarray) -> np.ndarray:
+    """P(right) of feature rows `X` under a calibration map as `scripts/calibrate_cellnet.py` writes it."""
     if "trees" in m:
         return 1.0 / (1.0 + np.exp(-tree_logit(np.asarray(X, np.float64), m["trees"])))
     z = (X - np.asarray(m["mean"])) / np.asarray(m["scale"])
