@@ -22,7 +22,7 @@ import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
 from vision import cellnet
-from vision.calibrate import DOMINANT_CAP, dominant_terrain, logit
+from vision.calibrate import DOMINANT_CAP, dominant_terrain, logit, predict
 from vision.cellpatch import MARGIN, PATCH, cell_pitch, grid_quads, paper_white, quad_patches
 
 CLASSES = cellnet.CLASSES
@@ -226,7 +226,12 @@ def _calibration(path: str = str(CAL_PATH)) -> dict | None:
     if not p.exists():
         return None
     m = json.loads(p.read_text())
-    return m if tuple(m.get("features", ())) == CAL_FEATURES else None
+    if tuple(m.get("features", ())) != CAL_FEATURES:
+        return None
+    if "trees" in m:  # the nodes as arrays once, not on every sheet read
+        m["trees"]["nodes"] = [{k: np.asarray(v, bool if k == "leaf" else None) for k, v in t.items()}
+                               for t in m["trees"]["nodes"]]
+    return m
 
 
 def calibrated(X: np.ndarray, Q: np.ndarray) -> np.ndarray:
@@ -244,8 +249,7 @@ def apply_map(m: dict, X: np.ndarray) -> np.ndarray:
     """P(right) of feature rows `X` under a calibration map as `scripts/calibrate_cellnet.py` writes it."""
     if "trees" in m:
         return 1.0 / (1.0 + np.exp(-tree_logit(np.asarray(X, np.float64), m["trees"])))
-    z = (X - np.asarray(m["mean"])) / np.asarray(m["scale"])
-    return 1.0 / (1.0 + np.exp(-(z @ np.asarray(m["coef"]) + float(m["intercept"]))))
+    return predict(m, X)  # the logistic map, as the feature reader's calibration applies its own
 
 
 def tree_logit(X: np.ndarray, trees: dict) -> np.ndarray:
