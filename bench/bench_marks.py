@@ -52,7 +52,7 @@ def run(split: str, n: int) -> dict:
         p = photo(seed)
         tally["photos"] += 1
         try:
-            r = read_sheet(p.data, overlay=False)
+            r = read_sheet(p.data, overlay=False, heroes=True)  # its games play heroes, on sides A and B too
         except ValueError:
             tally["unread"] += 1
             continue

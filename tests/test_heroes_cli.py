@@ -85,3 +85,21 @@ def test_mapgen_json_lines_for_an_independent_cross_check(capsys):
     from companion.cartographers.scoring import score_card
     board = Board.from_words(rows[1]["side"], rows[1]["grid"])
     assert rows[1]["scores"]["silos"] == score_card("silos", board).points
+
+
+def test_read_reads_heroes_on_side_a_only_when_told(tmp_path, capsys):
+    """`mapsmith read --heroes`: a table playing the Heroes deck on side A; without it, side A is a base game."""
+    import pytest
+
+    pytest.importorskip("cv2")
+    from bench.bench_marks import photo
+
+    path = tmp_path / "a.jpg"
+    path.write_bytes(photo(1500).data)  # side A, heroes drawn
+    words = {}
+    for flag in ([], ["--heroes"], ["--no-heroes"]):
+        assert main(["read", str(path), "--json", *flag]) == 0
+        out = json.loads(capsys.readouterr().out)
+        words[tuple(flag)] = {w for row in out["grid"] for w in row} & {"hero", "destroyed"}
+    assert words[()] == words[("--no-heroes",)] == set()
+    assert words[("--heroes",)]

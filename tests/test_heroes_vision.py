@@ -174,7 +174,7 @@ def test_random_heroes_photos_have_no_silent_mark_errors(seed):
     from bench.bench_marks import photo
 
     p = photo(seed)
-    r = read_sheet(p.data, overlay=False)
+    r = read_sheet(p.data, overlay=False, heroes=True)  # seed 1500 is side A: a table playing the Heroes deck
     wrong = [(i, j) for i in range(11) for j in range(11) if r.grid[i][j] != p.grid[i][j]]
     silent = [c for c in wrong if r.confidence[c[0]][c[1]] >= 0.7]
     assert not silent, silent
@@ -190,7 +190,8 @@ def test_the_review_gets_hero_and_destroyed_cells_with_their_doubts(client):
     from tests.conftest import csrf_token
 
     p = photo(1500)
-    r = client.post("/api/photo", data={"photo": (io.BytesIO(p.data), "map.jpg", "image/jpeg"), "side": ""},
+    r = client.post("/api/photo", data={"photo": (io.BytesIO(p.data), "map.jpg", "image/jpeg"), "side": "",
+                                        "heroes": "1"},
                     headers={"X-CSRF-Token": csrf_token(client), "Accept": "application/json"})
     assert r.status_code == 200, r.get_json()
     body = r.get_json()
@@ -200,3 +201,66 @@ def test_the_review_gets_hero_and_destroyed_cells_with_their_doubts(client):
     assert doubtful == {(i, j) for i in range(11) for j in range(11) if body["confidence"][i][j] < 0.7}
     page = client.get("/score").get_data(as_text=True)  # the review's editor paints the marks too
     assert '"hero"' in page and '"destroyed"' in page
+
+
+# --------------------------------------------------------------------------- who plays heroes
+
+
+def test_heroes_are_read_on_the_heroes_sides_and_where_the_table_says_so():
+    """Heroes come with the Heroes deck: read on sides C, D and a table's own sides, on A and B only when told."""
+    from vision.reading import reads_heroes
+
+    assert [reads_heroes(s, None) for s in "ABCD"] == [False, False, True, True]
+    assert reads_heroes("~Pack 1", None)
+    assert reads_heroes("A", True) and reads_heroes("B", True)
+    assert not reads_heroes("C", False) and not reads_heroes("~Pack 1", False)
+
+
+def test_a_base_game_sheet_reads_no_heroes_unless_its_table_plays_them():
+    """Side A with heroes drawn (our generator): read as a base game, no cell is a hero or destroyed; read for a
+    table playing the Heroes deck, the marks come back."""
+    from bench.bench_marks import photo
+
+    p = photo(1500)
+    assert p.grid and any(w in ("hero", "destroyed") for row in p.grid for w in row)
+    base = read_sheet(p.data, overlay=False)
+    heroes = read_sheet(p.data, overlay=False, heroes=True)
+    assert base.side == heroes.side == "A"
+    assert not {w for row in base.grid for w in row} & {"hero", "destroyed"}
+    assert {w for row in heroes.grid for w in row} & {"hero", "destroyed"}
+    marked = [(i, j) for i in range(11) for j in range(11) if heroes.grid[i][j] in ("hero", "destroyed")]
+    unmarked = [(i, j) for i in range(11) for j in range(11) if (i, j) not in marked]
+    assert [base.grid[i][j] for i, j in unmarked] == [heroes.grid[i][j] for i, j in unmarked]
+
+
+def test_a_tables_pages_tell_the_reader_whether_it_plays_heroes(client):
+    """The photo pages of a table send its deck; the kept photo keeps it for the re-reads of the review."""
+    import io
+    import json
+    import re
+
+    from bench.bench_marks import photo
+    from tests.conftest import csrf_token
+    from web.photostore import PhotoStore
+
+    token = csrf_token(client)
+    for deck, want in (("base", False), ("heroes", True)):
+        code = client.post("/c/new", data={"csrf_token": token, "player": ["Ann", "Bob"], "side": "A",
+                                           "deck": deck, "seed": "4"}).location.rsplit("/", 1)[1]
+        for page, script in ((f"/t/{code}/photo", "photo-data"), (f"/t/{code}/player/0", "page-data")):
+            html = client.get(page).get_data(as_text=True)
+            data = re.search(rf'id="{script}">(.*?)</script>', html, re.S).group(1)
+            assert json.loads(data)["heroes"] is want, (deck, page)
+    p = photo(1500)
+    r = client.post(f"/t/{code}/photo/sheets", data={"photo": (io.BytesIO(p.data), "t.jpg", "image/jpeg"),
+                                                     "side": "A", "heroes": "1"},
+                    headers={"X-CSRF-Token": token, "Accept": "application/json"})
+    assert r.status_code == 200, r.get_json()
+    sheet = r.get_json()["sheets"][0]
+    assert {w for row in sheet["grid"] for w in row} & {"hero", "destroyed"}
+    store = client.application.extensions["mapsmith_photos"]
+    assert isinstance(store, PhotoStore) and store.get(sheet["photo_token"]).heroes is True
+    g = sheet["groups"][0]
+    again = client.post(f"/api/photo/{sheet['photo_token']}/names", json={"names": {str(g["id"]): g["name"]}},
+                        headers={"X-CSRF-Token": token, "Accept": "application/json"})
+    assert again.status_code == 200 and again.get_json()["grid"] == sheet["grid"]

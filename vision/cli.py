@@ -12,6 +12,12 @@ from companion.cartographers.data import MAPS
 from vision.errors import PhotoError
 
 
+def _heroes_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--heroes", action=argparse.BooleanOptionalAction, default=None,
+                   help="the game plays the Heroes explore deck: read heroes and destroyed monsters (default: on "
+                        "sides C and D and a table's own sides only; --no-heroes: never)")
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("read", help="read a photo of a map sheet into an 11x11 grid")
     p.add_argument("photo", metavar="PHOTO", help="JPEG, PNG or WebP photo of the sheet")
@@ -27,6 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="a photo of the table: find and read every sheet in it (--json: {\"sheets\": [...]})")
     p.add_argument("--name", metavar="GROUP=TERRAIN", nargs="+", action="extend", default=[],
                    help="re-read with these names for groups of like cells (ids from --json 'groups'), e.g. 3=forest")
+    _heroes_flag(p)
     p.set_defaults(func=cmd_read)
 
     e = sub.add_parser("vision-eval", help="score the photo reader on folders of photos with confirmed grids")
@@ -45,6 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--cards", required=True, help="comma-separated scoring card ids (edicts A,B,C,D)")
     s.add_argument("--side", choices=list(MAPS), type=str.upper)
     s.add_argument("--json", action="store_true", help="machine-readable output")
+    _heroes_flag(s)
     s.set_defaults(func=cmd_score_photo)
 
 
@@ -92,7 +100,7 @@ def _read(args: argparse.Namespace, overlay: bool):
     _check_paths(args)
     names = parse_names(getattr(args, "name", None) or [])
     return read_sheet(args.photo, side=args.side, overlay=overlay, names=names or None,
-                      quarter_turns=getattr(args, "turn", None))
+                      quarter_turns=getattr(args, "turn", None), heroes=args.heroes)
 
 
 def _overlay_path(path: str, i: int) -> str:
@@ -110,7 +118,7 @@ def cmd_read_all(args: argparse.Namespace) -> int:
             raise ValueError("--name is for one sheet: read that sheet's photo alone to name its groups")
         if getattr(args, "turn", 0):
             raise ValueError("--turn is for one sheet: read that sheet's photo alone to turn it")
-        found = read_all(args.photo, side=args.side, overlay=bool(args.overlay))
+        found = read_all(args.photo, side=args.side, overlay=bool(args.overlay), heroes=args.heroes)
     except (PhotoError, ValueError) as exc:
         return _fail(exc, args.json)
     readings = [f.reading for f in found if f.reading is not None]

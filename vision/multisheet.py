@@ -355,19 +355,21 @@ def _shift(reading: SheetReading, offset: tuple[float, float], scale: float) -> 
     return reading
 
 
-def read_all(source: bytes | str | os.PathLike, side: str | None = None, *, overlay: bool = True
-             ) -> list[FoundSheet]:
+def read_all(source: bytes | str | os.PathLike, side: str | None = None, *, overlay: bool = True,
+             heroes: bool | None = None) -> list[FoundSheet]:
     """Every sheet in a photo of the table, each read by `read_sheet` from its own cut-out.
 
     A sheet that cannot be read keeps its `error` (the others are still read). A photo in which at most one
-    sheet is found is read whole, as `read_sheet` reads it (its PhotoError raised when it fails).
+    sheet is found is read whole, as `read_sheet` reads it (its PhotoError raised when it fails). `side` and
+    `heroes` are the table's, handed to `read_sheet` for every sheet.
     """
     data = source if isinstance(source, bytes | bytearray | memoryview) else None
     photo = load_photo(source, min_side=MULTI_MIN_SIDE)
     image = photo.image
     sheets = find_sheets(image, side)
     if len(sheets) <= 1:
-        reading = read_sheet(bytes(data) if data is not None else source, side=side, overlay=overlay)
+        reading = read_sheet(bytes(data) if data is not None else source, side=side, overlay=overlay,
+                             heroes=heroes)
         h, w = image.shape[:2]
         outline = sheets[0][0] / photo.scale if sheets else np.array([[0, 0], [w, 0], [w, h], [0, h]]) / photo.scale
         return [FoundSheet(outline, "whole", reading)]
@@ -382,20 +384,20 @@ def read_all(source: bytes | str | os.PathLike, side: str | None = None, *, over
         fs = FoundSheet(quad / photo.scale, how, crop_png=png, offset_px=(x0 / photo.scale, y0 / photo.scale),
                         crop=crop)
         try:
-            fs.reading = _shift(read_sheet(png, side=side, overlay=overlay), (x0, y0), photo.scale)
+            fs.reading = _shift(read_sheet(png, side=side, overlay=overlay, heroes=heroes), (x0, y0), photo.scale)
         except PhotoError as exc:
             fs.error = exc
         out.append(fs)
     return out
 
 
-def read_sheets(source: bytes | str | os.PathLike, side: str | None = None, *, overlay: bool = True
-                ) -> list[SheetReading]:
+def read_sheets(source: bytes | str | os.PathLike, side: str | None = None, *, overlay: bool = True,
+                heroes: bool | None = None) -> list[SheetReading]:
     """The readings of every readable sheet in a photo of the table (one for a photo of one sheet).
 
     Raises the first sheet's PhotoError when no sheet at all can be read.
     """
-    found = read_all(source, side, overlay=overlay)
+    found = read_all(source, side, overlay=overlay, heroes=heroes)
     readings = [f.reading for f in found if f.reading is not None]
     if not readings:
         raise next(f.error for f in found if f.error is not None)

@@ -158,6 +158,20 @@ class SheetReading:
         return buf.tobytes() if ok else b""
 
 
+def reads_heroes(side: str, heroes: bool | None) -> bool:
+    """Whether the marks stage looks for heroes and destroyed monsters: as the caller says, else by the side.
+
+    Both marks come only with the Heroes explore deck (a hero card, a hero's hits). Its own sides are C and D; a
+    table may play it on side A or B too, and then it says so (the web table knows its deck, `mapsmith read
+    --heroes`). With nothing said, a sheet of side A or B is a base game's: on the development photos of both
+    generators (base games, no heroes) every hero and every destroyed monster the marks stage read there was a
+    terrain's symbol or colour (277 of 4,022 wrong cells on 504 photos). A table's own side may hold either.
+    """
+    if heroes is not None:
+        return bool(heroes)
+    return side in HEROES_SIDES or is_custom(side)
+
+
 def doubt_crossed_monsters(side: str, under: list[list[str]], grid: list[list[str]], conf: np.ndarray) -> int:
     """On a base-game side an X over a monster's colour is doubted as a Heroes "destroyed" mark (in place).
 
@@ -332,7 +346,7 @@ CELL_READERS = ("net", "features")
 
 def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, overlay: bool = True,
                names: dict[int, str] | None = None, quarter_turns: int | None = None,
-               cells: str = "net") -> SheetReading:
+               cells: str = "net", heroes: bool | None = None) -> SheetReading:
     """Read a photo (bytes or a path) of a map sheet into a `SheetReading`.
 
     `side` ("A"/"B") is only needed for sheets without markers whose side cannot
@@ -347,6 +361,8 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     `cells` chooses the cell reader: "net", the learned cell model (`vision.cellread`; the measured features
     below when no model is installed), or "features", the measured features alone (`vision.cells.read_cells`,
     kept as the fallback and refitted by `scripts/calibrate.py`).
+    `heroes`: whether the game plays the Heroes explore deck, whose heroes and destroyed monsters the marks stage
+    reads (`reads_heroes`); None (the default): only on the Heroes sides and a table's own sides.
     Raises `PhotoError` (a ValueError with a stable `.code`) for unreadable photos.
 
     The reading's matrix products are small (121 × 324 cell similarities, the symbol and hero models): BLAS
@@ -359,7 +375,8 @@ def read_sheet(source: bytes | str | os.PathLike, side: str | None = None, *, ov
     if cells not in CELL_READERS:
         raise ValueError(f"cells must be one of {', '.join(CELL_READERS)}, not {cells!r}")
     with _one_blas_thread():
-        return _read_sheet(source, side, overlay=overlay, names=names, quarter_turns=quarter_turns, cells=cells)
+        return _read_sheet(source, side, overlay=overlay, names=names, quarter_turns=quarter_turns, cells=cells,
+                           heroes=heroes)
 
 
 def _one_blas_thread():
@@ -370,7 +387,8 @@ def _one_blas_thread():
 
 
 def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay: bool,
-                names: dict[int, str] | None, quarter_turns: int | None, cells: str = "net") -> SheetReading:
+                names: dict[int, str] | None, quarter_turns: int | None, cells: str = "net",
+                heroes: bool | None = None) -> SheetReading:
     if side is not None:
         side = side.strip().upper()
         if side not in MAPS and not is_custom(side):
@@ -427,18 +445,18 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
     else:  # no cell model installed: the measured features alone
         cls = read_cells(cells_norm, canon, loc.side, offsets, warp.box, loc.method, names, context=context,
                          outline_norm=outline_norm)
-    # Heroes marks: mountains and wastelands are never destroyed
-    markable = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)
-                if printed.get((r, c)) not in ("mountain", "wasteland")]
-    mark_boxes = {rc: _box(canon, offsets, *rc) for rc in markable}
-    same = mark_boxes == cls.boxes and list(mark_boxes) == list(cls.boxes)  # then the same whitened planes
-    predrawn = {rc for rc in printed if rc in markable}
-    under = [row[:] for row in cls.grid]
-    apply_marks(cls.grid, cls.confidence, read_marks(cells_norm, mark_boxes, predrawn,
-                                                     given=cls.planes if same else None,
-                                                     ink_shapes=cls.ink_shapes if same else None))
-    doubt_crossed_monsters(loc.side, under, cls.grid, cls.confidence)
-    doubt_grouped_heroes(cls.grid, cls.confidence, cls.groups)
+    if reads_heroes(loc.side, heroes):  # Heroes marks: mountains and wastelands are never destroyed
+        markable = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)
+                    if printed.get((r, c)) not in ("mountain", "wasteland")]
+        mark_boxes = {rc: _box(canon, offsets, *rc) for rc in markable}
+        same = mark_boxes == cls.boxes and list(mark_boxes) == list(cls.boxes)  # then the same whitened planes
+        predrawn = {rc for rc in printed if rc in markable}
+        under = [row[:] for row in cls.grid]
+        apply_marks(cls.grid, cls.confidence, read_marks(cells_norm, mark_boxes, predrawn,
+                                                         given=cls.planes if same else None,
+                                                         ink_shapes=cls.ink_shapes if same else None))
+        doubt_crossed_monsters(loc.side, under, cls.grid, cls.confidence)
+        doubt_grouped_heroes(cls.grid, cls.confidence, cls.groups)
     # symbols need a sharper photo than colour fills; a map of fills with a few shape-named cells is gated as
     # fills, those cells doubted (before the way-up doubt below: it folds in the cells as they stand)
     quality.check_blur(blur, canon, quality.gate_style(cls.style, cls.groups))

@@ -71,13 +71,13 @@ def reading_to_dict(reading: SheetReading, token: str | None = None) -> dict[str
 
 
 def _read(data: bytes, side: str | None, names: dict[int, str] | None = None,
-          quarter_turns: int | None = None) -> SheetReading:
+          quarter_turns: int | None = None, heroes: bool | None = None) -> SheetReading:
     from vision.errors import PhotoError
 
     from .photoqueue import read_sheet  # in a worker process, through the bounded queue
 
     try:
-        return read_sheet(data, side=side, names=names or None, quarter_turns=quarter_turns)
+        return read_sheet(data, side=side, names=names or None, quarter_turns=quarter_turns, heroes=heroes)
     except PhotoError as exc:
         raise UserError(422, exc.code, exc.message(lang())) from None
 
@@ -136,8 +136,13 @@ def keep_photo(token: Any, body: dict[str, Any]) -> dict[str, Any]:
     return {"kept": name}
 
 
-def _upload(request: Request) -> tuple[bytes, str | None]:
-    """The uploaded photo's bytes and the side the form names, or a clear 4xx."""
+def _upload(request: Request) -> tuple[bytes, str | None, bool | None]:
+    """The uploaded photo's bytes, the side the form names and whether its table plays heroes, or a clear 4xx.
+
+    `heroes` ("1"/"0", sent by a table's pages from its explore deck): whether the reader looks for heroes and
+    destroyed monsters; absent (the scorer page, which knows no table): the side decides
+    (`vision.reading.reads_heroes`).
+    """
     upload = request.files.get("photo")
     if upload is None or not upload.filename:
         raise UserError(400, "no_photo", _("Choose or take a photo of the map first."))
@@ -150,7 +155,8 @@ def _upload(request: Request) -> tuple[bytes, str | None]:
     side = normalise_side(request.form.get("side") or "") or None
     if side is not None and side not in MAPS and not is_custom(side):
         raise UserError(400, "bad_side", _("This map side is not known."))
-    return data, side
+    heroes = {"1": True, "0": False}.get(str(request.form.get("heroes", "")).strip())
+    return data, side, heroes
 
 
 def _side_info(out: dict[str, Any], side: str) -> dict[str, Any]:
@@ -162,9 +168,9 @@ def _side_info(out: dict[str, Any], side: str) -> dict[str, Any]:
 
 
 def read_upload(request: Request) -> dict[str, Any]:
-    data, side = _upload(request)
-    reading = _read(data, side)
-    return _side_info(reading_to_dict(reading, store().put(data, side)), reading.side)
+    data, side, heroes = _upload(request)
+    reading = _read(data, side, heroes=heroes)
+    return _side_info(reading_to_dict(reading, store().put(data, side, heroes)), reading.side)
 
 
 def read_table_upload(request: Request) -> dict[str, Any]:
@@ -177,9 +183,9 @@ def read_table_upload(request: Request) -> dict[str, Any]:
 
     from .photoqueue import read_table
 
-    data, side = _upload(request)
+    data, side, heroes = _upload(request)
     try:
-        found = read_table(data, side)
+        found = read_table(data, side, heroes)
     except PhotoError as exc:
         raise UserError(422, exc.code, exc.message(lang())) from None
     sheets = []
@@ -189,6 +195,6 @@ def read_table_upload(request: Request) -> dict[str, Any]:
             err = PhotoError(*f["error"])
             sheets.append({"error": err.message(lang()), "code": err.code, "thumb": thumb})
             continue
-        token = store().put(f["png"] if f["png"] is not None else data, side)
+        token = store().put(f["png"] if f["png"] is not None else data, side, heroes)
         sheets.append({**_side_info(reading_to_dict(f["reading"], token), f["reading"].side), "thumb": thumb})
     return {"sheets": sheets}

@@ -61,7 +61,7 @@ def _ready() -> bool:
 
 
 def _read_in_worker(data: bytes, side: str | None, names: dict[int, str] | None = None,
-                    quarter_turns: int | None = None) -> tuple[str, Any, float]:
+                    quarter_turns: int | None = None, heroes: bool | None = None) -> tuple[str, Any, float]:
     """Runs in a worker process: ("ok", reading, started) or ("photo_error", (code, detail), started).
 
     PhotoError is sent back as its code: an exception whose __init__ takes a code would not survive
@@ -72,7 +72,8 @@ def _read_in_worker(data: bytes, side: str | None, names: dict[int, str] | None 
     from vision.reading import read_sheet
 
     try:
-        return "ok", read_sheet(data, side=side, names=names or None, quarter_turns=quarter_turns), started
+        return "ok", read_sheet(data, side=side, names=names or None, quarter_turns=quarter_turns,
+                                heroes=heroes), started
     except PhotoError as exc:
         return "photo_error", (exc.code, exc.detail), started
 
@@ -89,8 +90,8 @@ def _thumb(img):
     return cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else img
 
 
-def _read_all_in_worker(data: bytes, side: str | None, names: dict[int, str] | None = None
-                        ) -> tuple[str, Any, float]:
+def _read_all_in_worker(data: bytes, side: str | None, names: dict[int, str] | None = None,
+                        heroes: bool | None = None) -> tuple[str, Any, float]:
     """Runs in a worker process: every sheet of a table photo (`vision.multisheet.read_all`), made picklable.
 
     Each sheet comes back as {"reading", "error": (code, detail) | None, "png": the cut-out it was read from
@@ -101,7 +102,7 @@ def _read_all_in_worker(data: bytes, side: str | None, names: dict[int, str] | N
     from vision.multisheet import read_all
 
     try:
-        found = read_all(data, side=side)
+        found = read_all(data, side=side, heroes=heroes)
     except PhotoError as exc:
         return "photo_error", (exc.code, exc.detail), started
     out = []
@@ -210,20 +211,20 @@ def queue() -> PhotoQueue:
 
 
 def read_sheet(data: bytes, side: str | None = None, names: dict[int, str] | None = None,
-               quarter_turns: int | None = None) -> SheetReading:
+               quarter_turns: int | None = None, heroes: bool | None = None) -> SheetReading:
     """`vision.reading.read_sheet` through the app's queue (same arguments, same PhotoError); the wait goes to g.
 
     `quarter_turns` None: the way up not answered; 0..3: the player's answer (0 = "yes"), confirmed.
     """
-    task = partial(_read_in_worker, quarter_turns=quarter_turns) if quarter_turns is not None else _read_in_worker
+    task = partial(_read_in_worker, quarter_turns=quarter_turns, heroes=heroes)
     reading, info = queue().read(data, side, names, task)
     g.photo_queue = info
     return reading
 
 
-def read_table(data: bytes, side: str | None = None) -> list[dict[str, Any]]:
+def read_table(data: bytes, side: str | None = None, heroes: bool | None = None) -> list[dict[str, Any]]:
     """Every sheet of a table photo through the app's queue (see `_read_all_in_worker`); the wait goes to g."""
-    sheets, info = queue().read(data, side, None, _read_all_in_worker)
+    sheets, info = queue().read(data, side, None, partial(_read_all_in_worker, heroes=heroes))
     g.photo_queue = info
     return sheets
 

@@ -27,6 +27,7 @@ class Kept:
     stored: float
     names: dict[int, str]
     quarter_turns: int | None = None  # "Which edge is the top?": turns clockwise, None = not answered (web.phototurn)
+    heroes: bool | None = None  # the table plays heroes (read_sheet's `heroes`); None: not said, the side decides
 
 
 class PhotoStore:
@@ -42,10 +43,10 @@ class PhotoStore:
         while self._items and sum(len(v.data) for v in self._items.values()) > self.max_bytes:
             del self._items[min(self._items, key=lambda k: self._items[k].stored)]
 
-    def put(self, data: bytes, side: str | None) -> str:
+    def put(self, data: bytes, side: str | None, heroes: bool | None = None) -> str:
         token = secrets.token_urlsafe(16)
         with self._lock:
-            self._items[token] = Kept(data, side, self.clock(), {})
+            self._items[token] = Kept(data, side, self.clock(), {}, heroes=heroes)
             self._expire()
         return token
 

@@ -31,7 +31,7 @@ def read_kept(kept: Kept) -> SheetReading:
     """
     from .photo import _read
 
-    return _read(kept.data, kept.side, kept.names, kept.quarter_turns)
+    return _read(kept.data, kept.side, kept.names, kept.quarter_turns, kept.heroes)
 
 
 def _quarter_turns(body: dict[str, Any]) -> int | None:

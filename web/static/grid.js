@@ -298,6 +298,7 @@
       var fd = new FormData();
       fd.append('photo', file);
       fd.append('side', pd.mode === 'single' ? '' : pd.side);
+      if (pd.mode !== 'single') fd.append('heroes', pd.heroes ? '1' : '0');  // the table's deck says
       showPhotoError('');
       document.getElementById('photo-review').classList.add('hidden');
       var progress = document.getElementById('photo-progress');

@@ -148,6 +148,7 @@
     var fd = new FormData();
     fd.append('photo', file);
     fd.append('side', pd.side);
+    fd.append('heroes', pd.heroes ? '1' : '0');  // the table's deck: heroes and destroyed monsters read or not
     fail('');
     whose.classList.add('hidden');
     panel.classList.add('hidden');
