@@ -41,6 +41,9 @@ class SheetLocation:
     # the way-up decision's evidence: for K = 0..3 quarter turns clockwise, how far the chosen way up leads the
     # reading turned K (vision.orient.Orientation.leads; 0 for K = 0); what vision.wayup weighs while unsure
     orientation_leads: tuple[float, ...] = NO_RIVALS
+    # an unmarked sheet's side decision: how far the chosen side leads the other (vision.orient.Orientation;
+    # inf when the side was given or markers say it)
+    side_lead: float = float("inf")
 
 
 def make_detector() -> cv2.aruco.ArucoDetector:

@@ -70,6 +70,8 @@ class Orientation:
     turn_totals: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)  # best total score per turn k (lattice order)
     # the cues alone left the way up undecided, so the player was asked (also once answered: `imposed`)
     asked: bool = False
+    # total-score lead of the chosen side over the best hypothesis of the other side (inf: the side was given)
+    side_lead: float = float("inf")
 
     def choices(self) -> list[int]:
         """Quarter turns clockwise to apply to this reading, most likely first (0 = as read), for the ask."""
@@ -365,8 +367,11 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     unsure = turn is None and (lead < SURE_LEAD or quarter_lead < SURE_LEAD_QUARTER or disagree)
     others = [h[0] for h in hyps if h[1] != side]
     side_unsure = side_hint is None and bool(others) and score - max(others) < 0.05
+    other_totals = [t for t, h in total if h[1] != side]
+    side_lead = best - max(other_totals) if side_hint is None and other_totals else float("inf")
     return Orientation(side, k, float(score), float(z), unsure, side_unsure, float(lead),
-                       tuple(float(v) for v in votes.log_odds), votes.glyphs, tuple(float(v) for v in per_turn))
+                       tuple(float(v) for v in votes.log_odds), votes.glyphs, tuple(float(v) for v in per_turn),
+                       side_lead=float(side_lead))
 
 
 def symbols_matter(per_turn: list[float], paper_total: np.ndarray, squared: bool) -> bool:
@@ -542,7 +547,7 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_t
     return SheetLocation(o.side, H, "border", {}, warnings, 0.0, cell_centres=upright_centres(lat, o.k),
                          orientation_unsure=o.unsure, orientation_asked=o.asked,
                          orientation_choices=o.choices(),
-                         orientation_leads=o.leads())
+                         orientation_leads=o.leads(), side_lead=o.side_lead)
 
 
 def lattice_to_read(chosen: Lattice, confirm: float, by_markers: bool, seen: list[tuple[Lattice, float]]) -> Lattice:
@@ -589,4 +594,5 @@ def reorient(image: np.ndarray, loc, side_hint: str | None = None, quarter_turns
     H = loc.homography if (o.k == 0 and o.side == loc.side) else page_homography(lat, o.side, o.k)
     centres = None if loc.cell_centres is None else upright_centres(lat, o.k)
     return replace(loc, side=o.side, homography=H, warnings=keep, orientation_unsure=o.unsure, cell_centres=centres,
-                   orientation_asked=o.asked, orientation_choices=o.choices(), orientation_leads=o.leads())
+                   orientation_asked=o.asked, orientation_choices=o.choices(), orientation_leads=o.leads(),
+                   side_lead=o.side_lead)

@@ -30,6 +30,7 @@ from vision.messages import Note
 from vision.orient import locate_by_lattice, reorient
 from vision.paperlines import remove_paper_lines
 from vision.rectify import canon_to_image, rectify, rectify_patch
+from vision.sideprob import doubt_printed, side_probability
 from vision.wayup import NO_RIVALS, printed_mask, unsure_confidence
 
 CONFIDENCE_THRESHOLD = 0.7  # cells below this are shown as doubtful and should be confirmed by the player
@@ -465,6 +466,10 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
     if loc.orientation_unsure:  # nobody knows the way up yet: each cell may be right only by that chance
         if_upright = cls.confidence.copy()
         cls.confidence = unsure_confidence(cls.grid, cls.confidence, printed_mask(printed), loc.orientation_leads)
+    p_side = side_probability(loc.side_lead)  # the printed cells are where they are only if the side is right
+    for conf in (cls.confidence, if_upright):
+        if conf is not None:
+            doubt_printed(conf, printed_mask(printed), p_side)
     coins = read_coins(ink, canon, warp.shift) if loc.method == "markers" else read_coin_track(norm, canon, ink,
                                                                                                  warp.shift)
     notes = [*loc.warnings, *cls.warnings]

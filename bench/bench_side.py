@@ -1,0 +1,98 @@
+"""Which side, without markers: how often the side decision is right by its lead, and the fit of `vision.sideprob`.
+
+    python -m bench.bench_side [--start 50000] [--n 252] [--gens photogen2 photogen3] [--jobs 2] [--fit] [--json]
+
+Generates DEVELOPMENT photos of both independent generators (the kinds, styles and difficulties round-robin, as
+`scripts/cellnet_data.py` does for training: seeds below 100,000 only) and places each sheet as `read_sheet` does
+(`vision.reading.locate`: markers, else the lattice and its orientation). For the sheets placed without markers
+whose side the cues decided (the side's lead is finite), it prints how often the side is right by lead, and with
+`--fit` the logistic P(side right | lead) that `vision.sideprob` ships (SIDE_BIAS, SIDE_SLOPE).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+BINS = (0.0, 0.1, 0.2, 0.4, math.inf)
+
+
+def place(job: tuple) -> dict | None:
+    """(generator, job) → {"right": side right, "lead": the side's lead, "markers": placed by markers}."""
+    import cv2
+
+    from scripts.cellnet_data import _photo
+    from vision.errors import PhotoError
+    from vision.load import load_photo
+    from vision.reading import locate
+
+    cv2.setNumThreads(1)
+    gen, spec = job
+    made = _photo(gen, spec)
+    if made is None:
+        return None
+    data, truth = made
+    try:
+        photo = load_photo(data)
+        loc = locate(photo.image, cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY), None, None)
+    except PhotoError:
+        return None
+    return {"right": loc.side == truth["side"], "lead": loc.side_lead, "markers": loc.method == "markers"}
+
+
+def fit(lead: np.ndarray, right: np.ndarray) -> tuple[float, float]:
+    """Maximum-likelihood (bias, slope) of P(right) = 1 / (1 + exp(-(bias + slope * lead)))."""
+    from sklearn.linear_model import LogisticRegression
+
+    m = LogisticRegression(C=1e4).fit(lead[:, None], right)
+    return float(m.intercept_[0]), float(m.coef_[0, 0])
+
+
+def main(argv: list[str] | None = None) -> int:
+    from scripts.cellnet_data import jobs_for
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--start", type=int, default=50_000)
+    ap.add_argument("--n", type=int, default=252, help="photos per generator")
+    ap.add_argument("--gens", nargs="+", default=["photogen2", "photogen3"])
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--fit", action="store_true", help="fit the logistic that vision.sideprob ships")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    if args.start + args.n > 100_000:
+        ap.error("development seeds only (below 100,000)")
+    jobs = [(g, j) for g in args.gens for j in jobs_for(g, args.n, args.start)]
+    with ProcessPoolExecutor(args.jobs) as pool:
+        recs = [r for r in pool.map(place, jobs, chunksize=2) if r is not None]
+    decided = [r for r in recs if not r["markers"] and math.isfinite(r["lead"])]
+    lead = np.array([r["lead"] for r in decided], float)
+    right = np.array([r["right"] for r in decided], bool)
+    out = {"photos": len(jobs), "placed": len(recs), "by_markers": sum(r["markers"] for r in recs),
+           "side_given_by_markers_seen": sum(not r["markers"] and not math.isfinite(r["lead"]) for r in recs),
+           "decided": len(decided), "wrong": int((~right).sum()), "bins": []}
+    for lo, hi in zip(BINS[:-1], BINS[1:], strict=True):
+        m = (lead >= lo) & (lead < hi)
+        out["bins"].append({"lead": [lo, hi], "sheets": int(m.sum()),
+                            "right": round(float(right[m].mean()), 3) if m.any() else None})
+    if args.fit:
+        out["bias"], out["slope"] = (round(v, 3) for v in fit(lead, right))
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"photos {out['photos']}, placed {out['placed']} ({out['by_markers']} by markers, "
+          f"{out['side_given_by_markers_seen']} with the side from one or two markers seen); "
+          f"side decided by the cues: {out['decided']}, wrong {out['wrong']}")
+    for b in out["bins"]:
+        print(f"  lead {b['lead'][0]:.1f}-{b['lead'][1]:.1f}: {b['sheets']} sheets, side right {b['right']}")
+    if args.fit:
+        print(f"fit: SIDE_BIAS {out['bias']}, SIDE_SLOPE {out['slope']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
