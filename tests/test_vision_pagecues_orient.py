@@ -296,9 +296,10 @@ def test_a_hand_ruled_grids_overshoot_is_no_row_of_labels():
     assert margin_cue(labels, 0) > 0.3
 
 
-def _drawn_map(side: str, full: bool, seed: int = 0) -> tuple[np.ndarray, object]:
-    """A grid ruled on plain paper with `side`'s five mountains drawn as peaks; `full`: every other cell coloured
-    in (a finished map), else left empty but for a few fills."""
+def _drawn_map(side: str, full: bool, seed: int = 0, printed: bool = False) -> tuple[np.ndarray, object]:
+    """A grid ruled on plain paper with `side`'s five mountains drawn as peaks (`printed`: printed as the pad
+    prints them, a white peak on a dark square); `full`: every other cell coloured in (a finished map), else left
+    empty but for a few fills."""
     from companion.cartographers.data import MAPS
     from vision.lattice import Lattice
 
@@ -310,7 +311,11 @@ def _drawn_map(side: str, full: bool, seed: int = 0) -> tuple[np.ndarray, object
     for r in range(GRID_SIZE):
         for c in range(GRID_SIZE):
             x, y = g0 + c * cell, g0 + r * cell
-            if (r, c) in mountains:  # a small peak, drawn anywhere in the cell, as a player draws it
+            if (r, c) in mountains and printed:
+                cv2.rectangle(img, (x + 4, y + 4), (x + cell - 4, y + cell - 4), (30, 40, 90), -1)
+                pts = np.array([[x + 14, y + 44], [x + 30, y + 16], [x + 46, y + 44]], np.int32)
+                cv2.polylines(img, [pts], True, (235, 235, 235), 3)
+            elif (r, c) in mountains:  # a small peak, drawn anywhere in the cell, as a player draws it
                 dx, dy, s = *rng.integers(-10, 11, 2), int(rng.integers(12, 17))
                 pts = np.array([[x + 30 + dx - s, y + 30 + dy + s], [x + 30 + dx, y + 30 + dy - s],
                                 [x + 30 + dx + s, y + 30 + dy + s]], np.int32)
@@ -356,3 +361,25 @@ def test_cells_stand_out_either_way_and_less_when_unlike_each_other():
     assert light == pytest.approx(0.4) and standing_out(dark, mask) == pytest.approx(0.4)
     dark[:5] = [0.1, 0.9, 0.1, 0.9, 0.5]  # as far off on average, but not alike
     assert standing_out(dark, mask) < 0.1
+
+
+@pytest.mark.parametrize("dx,dy", [(1, 0), (0, -1)])
+def test_a_lattice_a_cell_off_moves_to_where_the_printed_mountains_are(dx, dy):
+    """The lines' lattice one cell off the grid (a frame's line taken for the first): the side's mountains confirm
+    the lattice one cell back, which wins; the true lattice stays where it is."""
+    from vision.orient import cell_off, orient_lattice, shifted_lattice
+
+    img, true = _drawn_map("B", False, seed=1, printed=True)
+    off = shifted_lattice(true, dx, dy)
+    z_off, z_true = orient_lattice(img, off, text=False).confirm, orient_lattice(img, true, text=False).confirm
+    assert z_true > z_off
+    moved = cell_off(img, off, None, z_off)
+    assert np.abs(moved.points - true.points).max() < 1e-6
+    assert cell_off(img, true, None, z_true) is true
+
+
+def test_without_printed_mountains_no_shift_is_confirmed():
+    from vision.orient import cell_off, orient_lattice
+
+    img, lat = _squared_page(coin_row=False, squared=False)  # a ruled grid, nothing drawn in it
+    assert cell_off(img, lat, None, orient_lattice(img, lat, text=False).confirm) is lat

@@ -536,6 +536,8 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_t
     if best is None:
         return None
     lat = lattice_to_read(best[1], best[2].confirm, best[0][0], seen)
+    if not best[0][0]:  # the corner markers seen did not place it: the printed mountains may move it a cell
+        lat = cell_off(image, lat, side_hint, next((c for s, c in seen if s is lat), best[2].confirm))
     lat = remeasure(image, lat)
     k_markers = turn_of_down(lat, down) if down is not None else None
     if k_markers is not None:
@@ -548,6 +550,42 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_t
                          orientation_unsure=o.unsure, orientation_asked=o.asked,
                          orientation_choices=o.choices(),
                          orientation_leads=o.leads(), side_lead=o.side_lead)
+
+
+CELL_SHIFTS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def shifted_lattice(lat: Lattice, dx: int, dy: int) -> Lattice:
+    """The lattice moved `dx` columns and `dy` rows (grid units), its points where its homography puts them."""
+    H = lat.homography @ np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1.0]])
+    uv = np.stack(np.meshgrid(np.arange(GRID_SIZE + 1.0), np.arange(GRID_SIZE + 1.0)), axis=-1).reshape(-1, 1, 2)
+    pts = cv2.perspectiveTransform(uv, H).reshape(GRID_SIZE + 1, GRID_SIZE + 1, 2)
+    return Lattice(H, pts, lat.score, lat.evidence, lat.from_layout)
+
+
+def cell_off(image: np.ndarray, lat: Lattice, side_hint: str | None, confirm: float) -> Lattice:
+    """The lattice, or the lattice one cell over when the side's printed mountains say the grid is there.
+
+    The lines' own search (`vision.lattice.shift_search`) can take a line of a decorated frame for the grid's
+    first and leave its last out: a whole grid one cell off, every cell read from its neighbour (the pad
+    look-alike, 32 silent cells on one development sheet). The printed mountains fall on the side's mountain
+    cells only where the grid really is: a lattice one cell over whose mountains confirm it (z ≥ `MIN_CONFIRM`,
+    and `DISPUTE_GAP` above this one's, the thresholds `vision.lattice.settle_dispute` holds rivals to) wins.
+    A sheet with no printed mountains confirms no shift and keeps its lines.
+    """
+    from vision.lattice import DISPUTE_GAP
+
+    h, w = image.shape[:2]
+    best, best_z = lat, confirm
+    for dx, dy in CELL_SHIFTS:
+        moved = shifted_lattice(lat, dx, dy)
+        x, y = moved.points[..., 0], moved.points[..., 1]
+        if x.min() < 0 or y.min() < 0 or x.max() >= w or y.max() >= h:
+            continue
+        z = orient_lattice(image, moved, side_hint, text=False).confirm
+        if z >= MIN_CONFIRM and z - confirm >= DISPUTE_GAP and z > best_z:
+            best, best_z = moved, z
+    return best
 
 
 def lattice_to_read(chosen: Lattice, confirm: float, by_markers: bool, seen: list[tuple[Lattice, float]]) -> Lattice:
