@@ -466,10 +466,11 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
     if loc.orientation_unsure:  # nobody knows the way up yet: each cell may be right only by that chance
         if_upright = cls.confidence.copy()
         cls.confidence = unsure_confidence(cls.grid, cls.confidence, printed_mask(printed), loc.orientation_leads)
-    p_side = side_probability(loc.side_lead)  # the printed cells are where they are only if the side is right
+    # the printed cells are where they are only if the side is right (a side the cues chose by a hair)
+    p_side, on_print = side_probability(loc.side_lead), printed_mask(printed)
     for conf in (cls.confidence, if_upright):
         if conf is not None:
-            doubt_printed(conf, printed_mask(printed), p_side)
+            doubt_printed(conf, on_print, p_side)
     coins = read_coins(ink, canon, warp.shift) if loc.method == "markers" else read_coin_track(norm, canon, ink,
                                                                                                  warp.shift)
     notes = [*loc.warnings, *cls.warnings]
