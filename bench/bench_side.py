@@ -26,14 +26,12 @@ def place(job: tuple) -> dict | None:
     """(generator, job) → {"right": side right, "lead": the side's lead, "markers": placed by markers}."""
     import cv2
 
-    from scripts.cellnet_data import _photo
+    from scripts.cellnet_data import worker_photo
     from vision.errors import PhotoError
     from vision.load import load_photo
     from vision.reading import locate
 
-    cv2.setNumThreads(1)
-    gen, spec = job
-    made = _photo(gen, spec)
+    made = worker_photo(job)
     if made is None:
         return None
     data, truth = made

@@ -46,15 +46,12 @@ def _job_list(args) -> list[tuple[str, tuple]]:
 
 def read_one(job: tuple[str, tuple]) -> dict | None:
     """The evidence rows and right/wrong of one development photo (None when refused or read turned)."""
-    import cv2
-
-    from scripts.cellnet_data import _photo
+    from scripts.cellnet_data import worker_photo
     from vision.errors import PhotoError
     from vision.reading import read_sheet
 
-    cv2.setNumThreads(1)
     gen, spec = job
-    made = _photo(gen, spec)
+    made = worker_photo(job)
     if made is None:
         return None
     data, truth = made

@@ -107,6 +107,14 @@ def harvest(args: tuple) -> dict | None:
             "difficulty": [truth["difficulty"]] * n, "seed": np.full(n, truth["seed"], np.int64)}
 
 
+def worker_photo(job: tuple[str, tuple]) -> tuple[bytes, dict] | None:
+    """In a worker process: OpenCV on one thread (the pool runs one photo a core), then `_photo(gen, spec)`."""
+    import cv2
+
+    cv2.setNumThreads(1)
+    return _photo(*job)
+
+
 def jobs_for(gen: str, n: int, start: int) -> list:
     if gen == "synthphoto":
         return [(start + i, i) for i in range(n)]
