@@ -478,6 +478,12 @@ def _unevenness(sq_pts: np.ndarray, ok: np.ndarray, cell: float) -> float:
     return float(np.median(np.linalg.norm(cv2.perspectiveTransform(src[None], H)[0] - dst, axis=1))) / cell
 
 
+def line_points(H: np.ndarray) -> np.ndarray:
+    """(12, 12, 2): where `H` (grid units → pixels) puts the crossing of row line i and column line j."""
+    ideal = np.stack(np.meshgrid(np.arange(N_LINES), np.arange(N_LINES)), axis=-1).astype(np.float64)
+    return cv2.perspectiveTransform(ideal.reshape(1, -1, 2), H)[0].reshape(N_LINES, N_LINES, 2)
+
+
 def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
     """Measure the 24 lines around the grid predicted by `H` (grid units → `ink` px) and refit it."""
     cell, pad = MEASURE_CELL, 0.5

@@ -22,7 +22,7 @@ import numpy as np
 
 from companion.cartographers.data import GRID_SIZE, MAPS
 from printables.layout import sheet_layout
-from vision.lattice import Lattice
+from vision.lattice import Lattice, line_points
 from vision.pagecues import Extents, PaperCues, page_frame, turn_scores
 from vision.symbolup import symbol_votes
 from vision.upright import TEXT_CELL, TEXT_PAD, TextVotes, darkness, frame_paper, peak_cue, text_frame, text_votes
@@ -558,9 +558,7 @@ CELL_SHIFTS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 def shifted_lattice(lat: Lattice, dx: int, dy: int) -> Lattice:
     """The lattice moved `dx` columns and `dy` rows (grid units), its points where its homography puts them."""
     H = lat.homography @ np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1.0]])
-    uv = np.stack(np.meshgrid(np.arange(GRID_SIZE + 1.0), np.arange(GRID_SIZE + 1.0)), axis=-1).reshape(-1, 1, 2)
-    pts = cv2.perspectiveTransform(uv, H).reshape(GRID_SIZE + 1, GRID_SIZE + 1, 2)
-    return Lattice(H, pts, lat.score, lat.evidence, lat.from_layout)
+    return Lattice(H, line_points(H), lat.score, lat.evidence, lat.from_layout)
 
 
 def cell_off(image: np.ndarray, lat: Lattice, side_hint: str | None, confirm: float) -> Lattice:
@@ -612,9 +610,7 @@ def lattice_of_location(side: str, H: np.ndarray, paper: str = "a4") -> Lattice:
     g = sheet_layout(side, paper).grid
     A = np.array([[g.cell_pt, 0, g.x_pt], [0, g.cell_pt, g.y_pt], [0, 0, 1]])
     Hl = H @ A
-    uv = np.stack(np.meshgrid(np.arange(GRID_SIZE + 1.0), np.arange(GRID_SIZE + 1.0)), axis=-1).reshape(-1, 1, 2)
-    pts = cv2.perspectiveTransform(uv, Hl).reshape(GRID_SIZE + 1, GRID_SIZE + 1, 2)
-    return Lattice(Hl, pts, 0.0)
+    return Lattice(Hl, line_points(Hl), 0.0)
 
 
 def reorient(image: np.ndarray, loc, side_hint: str | None = None, quarter_turns: int | None = None):

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, jsonify, redirect, render_template, reque
 from flask_babel import gettext as _
 
 from companion.cartographers.board import RUINS_NORMAL, RUINS_SINGLE_SQUARE
-from companion.cartographers.data import AMBUSH_BY_ID, BASE, CARD_SETS, EDICTS, HERO_PREFIX, MAPS, SCORING_CARDS
+from companion.cartographers.data import AMBUSH_BY_ID, CARD_SETS, EDICTS, HERO_PREFIX, MAPS, SCORING_CARDS
 from companion.cartographers.history import GameHistory
 from companion.cartographers.session import MAX_PLAYERS, GameError, Setup
 from companion.cartographers.sides import SideError, is_custom, normalise_side
@@ -145,7 +145,6 @@ def player(code: str, seat: int) -> str:
         "carto/player.html",
         code=record.code, version=record.version, view=view, seat=seat, name=game.setup.players[seat],
         data=page_data([game.setup.side]), seasons=game.setup.seasons, grid=known.to_words() if known else None,
-        heroes=bool(game.setup.card_set.heroes),
         season=season, ended=ended,
         edicts=list(game.edicts_for(season)) if season is not None else [],
         entry=entry, coins=coins, hero_waiting=waiting[-1] if waiting and game.phase != "over" else None,
@@ -182,7 +181,7 @@ def photo(code: str) -> str:
     if record.kind != "cartographers":
         raise UserError(404, "not_found", _("There is nothing at this address. Check the link or the table code."))
     return render_template("carto/photo.html", code=record.code, side=record.setup["side"],
-                           heroes=bool(CARD_SETS[record.setup.get("deck", BASE)].heroes),
+                           heroes=bool(Setup.from_dict(record.setup).card_set.heroes),
                            players=list(record.setup["players"]))
 
 
