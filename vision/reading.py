@@ -462,12 +462,12 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
     # fills, those cells doubted (before the way-up doubt below: it folds in the cells as they stand)
     quality.check_blur(blur, canon, quality.gate_style(cls.style, cls.groups))
     quality.doubt_blurred_shapes(cls.confidence, cls.groups, blur / canon.cell_px, cls.style)
-    if_upright = None
+    if_upright, on_print = None, printed_mask(printed)
     if loc.orientation_unsure:  # nobody knows the way up yet: each cell may be right only by that chance
         if_upright = cls.confidence.copy()
-        cls.confidence = unsure_confidence(cls.grid, cls.confidence, printed_mask(printed), loc.orientation_leads)
+        cls.confidence = unsure_confidence(cls.grid, cls.confidence, on_print, loc.orientation_leads)
     # the printed cells are where they are only if the side is right (a side the cues chose by a hair)
-    p_side, on_print = side_probability(loc.side_lead), printed_mask(printed)
+    p_side = side_probability(loc.side_lead)
     for conf in (cls.confidence, if_upright):
         if conf is not None:
             doubt_printed(conf, on_print, p_side)
