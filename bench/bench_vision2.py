@@ -23,14 +23,17 @@ Figures (drawable cells only: printed mountains and wastelands are excluded):
   taps       (unless --no-taps) taps per found photo. First, when the reading says `orientation_unsure`, the
              player answers "Which edge is the top?" with the truth's turn (from the true cell centres, as
              `orient` measures it; else the turn whose grid matches best) and the photo is re-read with
-             `read PHOTO --turn K` (K = 0, "yes", is one tap and no re-read: the grid is the same); that answer
-             is one tap and the taps that follow keep `--turn K` (`--turn 0` too: the way up confirmed). Then
-             each unsure group (confidence < 0.7, not named yet) is
-             named by the truth majority of its cells with `read PHOTO --name G=terrain`, biggest group
-             first and at most one tap per terrain (so a group of smudges named "empty" is one more), then
-             the photo is re-read and the still unsure groups are tapped again (up to 3 rounds)
+             `read PHOTO --turn K` (K = 0, "yes", too: the same grid, its cells no longer doubted for a way up
+             nobody knew); that answer is one tap and the taps that follow keep `--turn K`. Then each unsure
+             group (confidence < 0.7, not named yet) is named by the truth majority of its cells with
+             `read PHOTO --name G=terrain`, biggest group first and at most one tap per terrain (so a group of
+             smudges named "empty" is one more), then the photo is re-read and the still unsure groups are
+             tapped again (up to 3 rounds)
   after      cells right after those taps, over found sheets (the issue's "after at most one tap per terrain")
   o-ans      (unless --no-taps) found sheets whose "Which edge is the top?" the player answered (one of the taps)
+  rev-ans    (unless --no-taps) right after review as the player meets it: on a sheet whose way up was asked,
+             counted on the reading after the answer (read again with `--turn K`, K = 0 too), as the web
+             review shows it; on the others the same as `review`
 """
 
 from __future__ import annotations
@@ -140,6 +143,8 @@ def summarise(recs: list[dict]) -> dict:
         "silent_pct_cells": round(100 * silent / tot, 1) if tot else None,
         "silent_pct_wrong": round(100 * silent / wrong, 1) if wrong else None,
         "review": sum(1 for r in found if r["silent"] == 0 and r["flagged"] <= REVIEW_MAX),
+        "review_answered": (sum(1 for r in tapped if r.get("review_answered", r["silent"] == 0
+                                                           and r["flagged"] <= REVIEW_MAX)) if tapped else None),
         "orientation_right": sum(1 for r in found if r.get("orientation_right")),
         "orientation_asked": sum(1 for r in found if r.get("orientation_unsure")),
         "orientation_silent": sum(1 for r in found if not r.get("orientation_right")
@@ -161,7 +166,7 @@ def summarise(recs: list[dict]) -> dict:
 
 COLS = [("photos", 6), ("found", 6), ("cells", 12), ("exact", 6), ("silent", 16), ("review", 7),
         ("orient", 7), ("asked", 6), ("o-silent", 9), ("fit max/p95", 12), ("coins", 6), ("s/ph", 6), ("crash", 6),
-        ("taps", 5), ("after", 6), ("o-ans", 6)]
+        ("taps", 5), ("after", 6), ("o-ans", 6), ("rev-ans", 7)]
 
 
 def fmt_row(name: str, s: dict) -> str:
@@ -179,6 +184,7 @@ def fmt_row(name: str, s: dict) -> str:
         str(s["crashes"]),
         "-" if s["taps_per_photo"] is None else f"{s['taps_per_photo']:.1f}", pct(s["after_taps_pct"]),
         "-" if s["orientation_answers"] is None else str(s["orientation_answers"]),
+        "-" if s["review_answered"] is None else str(s["review_answered"]),
     ]
     return f"{name:22}" + "".join(f"{v:>{w + 1}}" for v, (_, w) in zip(vals, COLS, strict=True))
 
@@ -270,14 +276,15 @@ def run_one(cmd: list[str], folder: Path, job: tuple[str, str, str, int], index:
             k = truth_quarter_turns(rec)
             rec["orientation_answer"] = k
             asked = 1
-            if k:
-                rc2, stdout2, _err, _s = _read(cmd, path, [*extra, "--turn", str(k)], timeout)
-                nxt = _json(stdout2)
-                if rc2 == 0 and nxt is not None and _is_grid(nxt.get("grid")):
-                    current = nxt
-                    extra = [*extra, "--turn", str(k)]
-            else:  # "yes": the same grid, its way up confirmed for the taps' re-reads
-                extra = [*extra, "--turn", "0"]
+            # the answer re-reads the photo with its way up known (the web review does so for "yes" too: the
+            # cells' doubt of a way up nobody knew goes); the review's figures are those of that reading
+            rc2, stdout2, _err, _s = _read(cmd, path, [*extra, "--turn", str(k)], timeout)
+            nxt = _json(stdout2)
+            if rc2 == 0 and nxt is not None and _is_grid(nxt.get("grid")):
+                current = nxt
+                extra = [*extra, "--turn", str(k)]
+                answered = score(photo.truth, nxt, rc2, "", 0.0)
+                rec["review_answered"] = answered["silent"] == 0 and answered["flagged"] <= REVIEW_MAX
         for _round in range(TAP_ROUNDS):
             new = tap_names(tg, current.get("groups") or [], tapped)
             if not new:

@@ -33,4 +33,19 @@ def test_the_answer_column_is_in_the_table():
            "taps": 2, "ok_after_taps": 95, "orientation_answer": 1, "orientation_unsure": True}
     s = bench_vision2.summarise([rec, {**rec, "orientation_answer": None, "orientation_unsure": False}])
     assert s["orientation_answers"] == 1
-    assert bench_vision2.fmt_row("x", s).split()[-1] == "1"
+    assert bench_vision2.fmt_row("x", s).split()[-2] == "1"
+
+
+def test_review_after_the_answer_counts_the_reading_the_player_reviews():
+    """A sheet whose way up was asked is right after review when the reading after the answer is (its first
+    reading doubted every cell for the way up); a sheet never asked counts as `review` does."""
+    assert any(name == "rev-ans" for name, _ in bench_vision2.COLS)
+    rec = {"kind": "handruled", "style": "pencil", "difficulty": "normal", "seed": 0, "drawable": 100,
+           "found": True, "seconds": 1.0, "crash": False, "ok": 100, "silent": 0, "flagged": 60,
+           "taps": 1, "ok_after_taps": 100, "orientation_answer": 0, "orientation_unsure": True,
+           "review_answered": True}
+    never_asked = {**rec, "flagged": 4, "orientation_answer": None, "orientation_unsure": False}
+    del never_asked["review_answered"]
+    s = bench_vision2.summarise([rec, never_asked, {**never_asked, "silent": 2}])
+    assert s["review"] == 1 and s["review_answered"] == 2
+    assert bench_vision2.fmt_row("x", s).split()[-1] == "2"
