@@ -6,8 +6,9 @@
 Development photos only (photogen2/photogen3 seeds 30,000 onwards, synthphoto seeds 400,000 onwards; the
 held-out ranges are never read). Every photo is read by the whole reader, in-process; each drawable cell the
 player did not name gives one row (`vision.cellread.CAL_FEATURES`) and whether the cell was read right. Sheets
-read turned are left out (the chance of a wrong way up is folded in by `vision.wayup`, not here); sheets whose
-grid was placed off stay in: their confident wrong cells are what the sheet's signals must learn to doubt.
+read turned are left out, and so are sheets read the wrong way up whose way up the review asks (the chance of a
+wrong way up is folded in by `vision.wayup`, not here); sheets whose grid was placed off without asking stay in:
+their confident wrong cells are what the sheet's signals must learn to doubt.
 
 Boosted trees (scikit-learn's HistGradientBoostingClassifier, exported node by node for `cellread.tree_logit`;
 `--logistic` for a logistic regression instead) are fitted on two thirds of the photos; the last third prints the
@@ -67,6 +68,8 @@ def read_one(job: tuple[str, tuple]) -> dict | None:
     pitch = float(np.median(np.linalg.norm(np.diff(tc, axis=1), axis=-1)))
     off = [float(np.linalg.norm(np.rot90(rc, k, axes=(0, 1)) - tc, axis=-1).max()) for k in range(4)]
     if min(off[1:]) < 0.5 * pitch < off[0]:  # read turned: the way-up stage's business (vision.wayup), not this map's
+        return None
+    if r.orientation_unsure and off[0] > 0.5 * pitch:  # read wrong way up, and asked (turned and placed off too)
         return None
     X, y = [], []
     for rr in range(11):

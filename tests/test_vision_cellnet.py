@@ -193,7 +193,8 @@ def test_a_sheet_mostly_in_doubt_is_doubted_whole_until_named():
     Q[:, 1] = 0.95
     Q[:20] = [0.1, 0.5, 0.4, 0.0, 0.0, 0.0]  # a fifth of the cells unsure
     assert cellread.sheet_doubted(Q, {})
-    assert not cellread.sheet_doubted(Q[10:], {})  # under an eighth: the sure cells stand
+    assert cellread.sheet_doubted(Q[11:], {})  # 9 of 89: over the share (8 %)
+    assert not cellread.sheet_doubted(Q[14:], {})  # 6 of 86, under it: the sure cells stand
     # the player's names settle the cells they cover
     assert not cellread.sheet_doubted(Q, dict.fromkeys(range(15), 1))
     assert not cellread.sheet_doubted(Q[:0], {})
@@ -216,6 +217,31 @@ def test_features_and_calibration():
     assert X[1, cellread.CAL_FEATURES.index("ruins")] == 1
     p = cellread.calibrated(X, P)
     assert p.shape == (2,) and np.all((p > 0) & (p < 1))
+
+
+def test_group_margin_tells_a_pen_named_by_a_hair_from_a_clear_one():
+    """Each member of a group sure of "farm" by 0.55 against "village" 0.40 still leaves the group's name in doubt;
+    a group of clear forests does not; a cell in no group keeps its own margin."""
+    hair = [0.01, 0.01, 0.40, 0.55, 0.02, 0.01]
+    clear = [0.01, 0.95, 0.01, 0.01, 0.01, 0.01]
+    alone = [0.02, 0.02, 0.02, 0.02, 0.90, 0.02]
+    Q = np.array([hair, hair, hair, clear, clear, alone])
+    X = cellread.features(Q, Q, np.zeros(6, bool), {}, False, [[0, 1, 2], [3, 4]])
+    m = X[:, cellread.CAL_FEATURES.index("group_margin")]
+    assert m[0] == m[1] == m[2] == pytest.approx(np.log(0.55 / 0.40), abs=1e-3)
+    assert m[3] == m[4] == pytest.approx(np.log(0.95 / 0.01), abs=1e-2)
+    assert m[5] == pytest.approx(np.log(0.90 / 0.02), abs=1e-3)
+
+
+def test_a_cells_ink_hue_reaches_the_calibration():
+    """A pale yellow fill read empty carries its hue (chroma) to the calibration; paper, or no colour given, none."""
+    Q = np.array([[0.95, 0.01, 0.01, 0.01, 0.01, 0.01]] * 2)
+    X = cellread.features(Q, Q, np.zeros(2, bool), {}, False, None, np.array([[-2.0, 8.0, 94.0], [0, 0, 100]]))
+    chroma, light = (X[:, cellread.CAL_FEATURES.index(f)] for f in ("chroma", "ink_light"))
+    assert chroma[0] == pytest.approx(np.hypot(2, 8)) and chroma[1] == 0
+    assert light.tolist() == [94.0, 100.0]
+    X = cellread.features(Q, Q, np.zeros(2, bool), {}, False)
+    assert X[:, cellread.CAL_FEATURES.index("chroma")].tolist() == [0, 0]
 
 
 @pytest.mark.parametrize("n", [0, 1])
@@ -249,3 +275,37 @@ def test_the_shipped_calibration_is_trees_over_the_cells_features():
     X = cellread.features(P, P, np.array([False, False]), {}, False, [[0], [1]])
     p = cellread.calibrated(X, P)
     assert np.all((p > 0) & (p < 1)) and p[0] > 0.9 > p[1]
+
+
+def test_joined_models_average_their_probabilities_and_keep_the_first_look(tmp_path):
+    """A file of two models (scripts/join_cellnet.py) reads as the mean of the two read apart; the embedding, which
+    the groups' thresholds were set on, is the first model's."""
+    from scripts import join_cellnet
+
+    rng = np.random.default_rng(5)
+    a, b = _random_model(rng), _random_model(rng)
+    pa, pb, pj = tmp_path / "a.npz", tmp_path / "b.npz", tmp_path / "joined.npz"
+    np.savez(pa, **a, temperature=np.float32(1.5))
+    np.savez(pb, **b, temperature=np.float32(0.8))
+    assert join_cellnet.main([str(pa), str(pb), "--out", str(pj)]) == 0
+    x = rng.uniform(0, 1.5, (7, 16, 16, 3)).astype(np.float32)
+    prob_a, emb_a = cellnet.predict(x, pa)
+    prob_b, _ = cellnet.predict(x, pb)
+    prob_j, emb_j = cellnet.predict(x, pj)
+    assert not np.allclose(prob_a, prob_b, atol=1e-3)
+    assert np.allclose(prob_j, (prob_a + prob_b) / 2, atol=1e-6)
+    assert np.allclose(emb_j, emb_a)
+    # joining a joined file keeps all its models, in order
+    pk = tmp_path / "three.npz"
+    assert join_cellnet.main([str(pj), str(pa), "--out", str(pk)]) == 0
+    prob_k, _ = cellnet.predict(x, pk)
+    assert np.allclose(prob_k, (2 * prob_a + prob_b) / 3, atol=1e-6)
+
+
+def test_members_of_a_single_model_file_is_that_model():
+    m = _random_model(np.random.default_rng(6))
+    (only,) = cellnet.members(m)
+    assert set(only) == set(m)
+    back = cellnet.members(cellnet.joined([m, m]))
+    assert len(back) == 2 and all(set(x) == set(m) for x in back)
+    assert all(np.array_equal(back[1][k], m[k]) for k in m)

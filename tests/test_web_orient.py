@@ -17,8 +17,10 @@ from vision.reading import read_sheet
 
 def unsure_photo() -> bytes:
     """The game's own pad, side A, cut to its grid, its mountains painted over as plain dark squares: no coin
-    track, margin labels or mountain peaks tell its way up."""
-    p = make_photo(35, PhotoSpec(design="pad", style="marker", side="A", megapixels=1.5, marked=False, tilt_deg=5))
+    track, margin labels or mountain peaks tell its way up. (A sheet read well otherwise: seed 35, used until
+    session 11, is now doubted whole — 13 of its empty parchment squares read as farm — which hides the way-up
+    doubt these tests are about.)"""
+    p = make_photo(41, PhotoSpec(design="pad", style="marker", side="A", megapixels=1.5, marked=False, tilt_deg=5))
     img = cv2.imdecode(np.frombuffer(p.data, np.uint8), cv2.IMREAD_COLOR)
     cell = float(np.median(np.linalg.norm(np.diff(p.cell_centers, axis=1), axis=2)))
     for r, c in MAPS["A"].mountains:

@@ -9,6 +9,11 @@ hands from more than one generator (`scripts/train_cellnet.py`) sees all of the 
 The weights (`vision/data/cellnet.npz`, well under 1 MB) ship with the code; the forward pass is NumPy only
 (im2col and one matrix product per layer, batch norm folded into the convolutions), so nothing is
 downloaded and no deep-learning library is needed to read a photo.
+
+The file may hold several models trained alike from different seeds (`scripts/join_cellnet.py`): their
+probabilities are averaged. Why: two such models are wrong on different cells, and where they disagree the
+average is unsure, so it is wrong less often and less often sure when wrong than either alone (measured on
+validation patches, `bench/README.md`).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import numpy as np
 
 CLASSES = ("empty", "forest", "village", "farm", "water", "monster")
 MODEL_PATH = Path(__file__).with_name("data") / "cellnet.npz"
+MEMBER_SEP = "::"  # a joined file's second and later models keep their arrays as "1::w0", "1::plan", …
 
 
 @lru_cache(maxsize=2)
@@ -29,6 +35,31 @@ def _model(path: str = str(MODEL_PATH)) -> dict[str, np.ndarray] | None:
         return None
     with np.load(p, allow_pickle=False) as z:
         return {k: z[k] for k in z.files}
+
+
+def members(m: dict[str, np.ndarray]) -> list[dict[str, np.ndarray]]:
+    """The models in a loaded file: the unprefixed arrays, then each joined model's (`MEMBER_SEP`)."""
+    n = int(m.get("members", 1))
+    out = [{k: v for k, v in m.items() if MEMBER_SEP not in k and k != "members"}]
+    for j in range(1, n):
+        pre = f"{j}{MEMBER_SEP}"
+        out.append({k[len(pre):]: v for k, v in m.items() if k.startswith(pre)})
+    return out
+
+
+def joined(models: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """One file's arrays holding `models` (the inverse of `members`)."""
+    out = dict(models[0])
+    for j, m in enumerate(models[1:], start=1):
+        out.update({f"{j}{MEMBER_SEP}{k}": v for k, v in m.items()})
+    out["members"] = np.int32(len(models))
+    return out
+
+
+@lru_cache(maxsize=2)
+def _members(path: str) -> list[dict[str, np.ndarray]] | None:
+    m = _model(path)
+    return None if m is None else members(m)
 
 
 def available(path: Path | None = None) -> bool:
@@ -79,10 +110,18 @@ def forward(m: dict[str, np.ndarray], patches: np.ndarray) -> tuple[np.ndarray, 
 
 
 def predict(patches: np.ndarray, path: Path | None = None) -> tuple[np.ndarray, np.ndarray] | None:
-    """(probabilities (n, 6), embedding (n, E)) or None when no model is installed."""
-    m = _model(str(path or MODEL_PATH))
-    if m is None:
+    """(probabilities (n, 6), embedding (n, E)) or None when no model is installed.
+
+    With several models in the file, the mean of their probabilities and the first model's embedding (the
+    look the groups' similarity thresholds were set on)."""
+    ms = _members(str(path or MODEL_PATH))
+    if ms is None:
         return None
+    probs, emb = zip(*(_one(m, patches) for m in ms), strict=True)
+    return np.mean(probs, axis=0), emb[0]
+
+
+def _one(m: dict[str, np.ndarray], patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     out_l, out_e = [], []
     for k in range(0, len(patches), 128):  # bounded im2col buffers
         lg, e = forward(m, patches[k : k + 128])

@@ -24,6 +24,7 @@ from companion.cartographers.data import GRID_SIZE
 from vision import cellnet
 from vision.calibrate import DOMINANT_CAP, dominant_terrain, logit, predict
 from vision.cellpatch import MARGIN, PATCH, cell_pitch, grid_quads, paper_white, quad_patches
+from vision.glare import glare_confidence_cap
 
 CLASSES = cellnet.CLASSES
 EMPTY = 0
@@ -42,8 +43,8 @@ LEGEND_WEIGHT = 4.0  # a drawn legend square counts as this many sure cells of i
 CAL_PATH = Path(__file__).with_name("data") / "cellcal.json"
 # What the calibration sees of a cell read by the model (`features`): its own evidence, then the sheet's.
 CAL_FEATURES = ("q_logit", "p_logit", "margin", "agree", "read_empty", "ruins", "group_agree", "group_purity",
-                "group_log_size", "sheet_q", "sheet_unsure", "no_markers", "lattice", "blur_cells", "residual",
-                "legend")
+                "group_log_size", "group_margin", "chroma", "ink_light", "glare", "sheet_q", "sheet_unsure",
+                "no_markers", "lattice", "blur_cells", "residual", "legend")
 
 
 @dataclass
@@ -175,11 +176,14 @@ def adapt(probs: np.ndarray, colour: np.ndarray, fixed: dict[int, int] | None = 
 
 
 # Sheet-level doubt. On the development photos of the calibration (398 sheets, photogen2/photogen3 seeds 30,000..,
-# synthphoto 400,000..), sheets where the model is unsure of at least this share of the cells are the badly read
-# ones (a grid placed cells off, a whole pen misread): their cells read with confidence >= 0.7 were right only
-# 80 % of the time (27 sheets, 407 of the 1,022 silent cells), against 97 % elsewhere. Cell by cell nothing shows
-# it, so the whole sheet is doubted: every square not named by the player is shown for checking.
-SHEET_DOUBT_SHARE = 0.12
+# synthphoto 400,000..), sheets where the model is unsure of a share of the cells are the badly read ones (a grid
+# placed cells off, a whole pen misread): cell by cell nothing shows it, so the whole sheet is doubted: every square
+# not named by the player is shown for checking. The share was 12 % for session 8's single model; with two models
+# averaged (session 11) 8 % is the lowest share that costs no more than one sheet "right after review" on the
+# calibration's photos (three-fold, 394 sheets: silent cells 282 at 12 % → 237 at 8 %, right after review 270 →
+# 270) and on the session 10 development photos (seeds 50,000–50,251, 484 sheets: silent 580 → 415, review 289 →
+# 288); lower shares doubt more sheets that are read right.
+SHEET_DOUBT_SHARE = 0.08
 SHEET_DOUBT_CAP = 0.6
 
 TAUGHT_SIMILARITY = 0.92  # an unnamed group whose look (mean model features, cosine) is this close to a named one
@@ -193,18 +197,31 @@ def group_names(Q: np.ndarray, groups: list[list[int]]) -> list[int]:
 
 
 def features(P: np.ndarray, Q: np.ndarray, ruins: np.ndarray, context: dict[str, float], legend: bool,
-             groups: list[list[int]] | None = None) -> np.ndarray:
+             groups: list[list[int]] | None = None, colour: np.ndarray | None = None,
+             glare: np.ndarray | None = None) -> np.ndarray:
     """(n, len(CAL_FEATURES)) calibration features of cells whose model probabilities are `P` and sheet-adapted
     probabilities `Q`; `groups` are the rows drawn alike (a cell read otherwise than its look-alikes, or a group
-    whose members are read several ways, is a doubt no single cell shows)."""
+    whose members are read several ways, is a doubt no single cell shows). `group_margin` is how much better
+    (mean log-probability per member) the group's name explains its cells than the next name: a whole pen named
+    by a hair (an olive village marker beside yellow farms) is a doubt its members, each sure, do not show.
+    `colour` is the cells' ink (a, b, L) (`colour_features`; paper when not given): a cell read empty whose ink
+    has a hue is a fill too pale for the model (a whole map in pale pencil), which its probability does not
+    show. `glare` is how much of each cell's printed outline a highlight left (`vision.cells.glare_caps`; 1, all
+    of it, when not given)."""
     qs = np.sort(Q, axis=1)
     n = len(P)
     read = Q.argmax(axis=1)
     g_agree, g_purity, g_size = np.ones(n), np.ones(n), np.zeros(n)
+    logq = np.log(Q + 1e-6)
+    top2 = np.sort(logq, axis=1)[:, -2:] if n else np.zeros((0, 2))
+    g_margin = top2[:, 1] - top2[:, 0]  # a cell in no group: its own
     for rows, k in zip(groups or [], group_names(Q, groups or []), strict=True):
         g_agree[rows] = read[rows] == k
         g_purity[rows] = float((read[rows] == k).mean())
         g_size[rows] = np.log1p(len(rows))
+        names = np.sort(logq[rows, 1:].mean(axis=0))  # how much better the group's name explains it than the next
+        g_margin[rows] = names[-1] - names[-2]
+    ink = np.tile([0.0, 0.0, 100.0], (n, 1)) if colour is None else np.asarray(colour, np.float64)
     sheet_q = float(Q.max(axis=1).mean()) if n else 1.0
     unsure = float((Q.max(axis=1) < UNSURE_BELOW).mean()) if n else 0.0
     cols = {
@@ -212,6 +229,8 @@ def features(P: np.ndarray, Q: np.ndarray, ruins: np.ndarray, context: dict[str,
         "margin": qs[:, -1] - qs[:, -2],
         "agree": (P.argmax(axis=1) == Q.argmax(axis=1)).astype(float), "read_empty": (Q.argmax(axis=1) == EMPTY),
         "ruins": ruins.astype(float), "group_agree": g_agree, "group_purity": g_purity, "group_log_size": g_size,
+        "group_margin": g_margin, "chroma": np.hypot(ink[:, 0], ink[:, 1]), "ink_light": ink[:, 2],
+        "glare": np.ones(n) if glare is None else np.asarray(glare, np.float64),
         "sheet_q": np.full(n, sheet_q), "sheet_unsure": np.full(n, unsure),
         "no_markers": np.full(n, context.get("no_markers", 0.0)), "lattice": np.full(n, context.get("lattice", 0.0)),
         "blur_cells": np.full(n, context.get("blur_cells", 0.0)), "residual": np.full(n, context.get("residual", 0.0)),
@@ -320,25 +339,32 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
         grid[r][c] = t
     conf = np.ones((GRID_SIZE, GRID_SIZE), np.float32)
     raw = np.full((GRID_SIZE, GRID_SIZE), np.nan, np.float32)
+    for k, (r, c) in enumerate(a.cells):
+        grid[r][c] = CLASSES[int(Q[k].argmax())]
+    # A highlight washes out the print where it falls. A cell whose outline it took keeps at most what is left of
+    # it (its ink went too); the cells around it, and how much of each outline is left, are evidence for the
+    # calibration: the model reads the halo's cells right (98 % of 899 such cells on the session 10 development
+    # photos, all then capped at 0.5 and shown for checking).
+    fading = sp.outline_fading(grid, outline_norm)
+    glare = glare_caps(fading, sp.boxes, warnings)
+    washed = np.minimum(glare_confidence_cap(fading), 1.0)
     ruins = np.array([rc in ruins_cells(side) for rc in a.cells])
-    X = features(P, Q, ruins, context or {}, path == "legend", [g.rows for g in groups])
+    X = features(P, Q, ruins, context or {}, path == "legend", [g.rows for g in groups], F,
+                 np.array([glare[rc] for rc in a.cells]))
     prob = calibrated(X, Q)
     Xg = np.zeros((GRID_SIZE, GRID_SIZE, len(CAL_FEATURES)))
     use = np.zeros((GRID_SIZE, GRID_SIZE), bool)
     for k, (r, c) in enumerate(a.cells):
-        grid[r][c] = CLASSES[int(Q[k].argmax())]
-        conf[r, c] = float(prob[k])
+        conf[r, c] = min(float(prob[k]), float(washed[r, c]))
         raw[r, c] = float(Q[k].max())
         Xg[r, c] = X[k]
         use[r, c] = k not in fixed
     # Sheet-level sanity: one terrain on nearly every filled cell is more likely a misread than a map.
     dom = dominant_terrain([grid[r][c] for r, c in a.cells])
-    cap = glare_caps(sp.outline_fading(grid, outline_norm), sp.boxes, warnings)
     doubted = sheet_doubted(Q, fixed)
     if doubted:
         warnings.append(Note.of("sheet_doubtful"))
     for k, (r, c) in enumerate(a.cells):
-        conf[r, c] = min(float(conf[r, c]), float(cap[r, c]))
         if dom is not None and grid[r][c] == dom:
             conf[r, c] = min(float(conf[r, c]), DOMINANT_CAP)
         if doubted and k not in fixed:
