@@ -24,7 +24,6 @@ from companion.cartographers.data import GRID_SIZE
 from vision import cellnet
 from vision.calibrate import DOMINANT_CAP, dominant_terrain, logit, predict
 from vision.cellpatch import MARGIN, PATCH, cell_pitch, grid_quads, paper_white, quad_patches
-from vision.glare import glare_confidence_cap
 
 CLASSES = cellnet.CLASSES
 EMPTY = 0
@@ -297,7 +296,7 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
                    outline_norm: np.ndarray | None = None, context: dict[str, float] | None = None):
     """Read all 121 cells from the model's view `net` (see `read_net`): the `vision.cells.CellReading` the rest
     of the reader takes, with groups of like cells for one-tap naming (`names`: group id → terrain)."""
-    from vision.cells import LEGEND_MIN_SQUARES, NAMEABLE, CellReading, GroupInfo, glare_caps, sheet_planes
+    from vision.cells import LEGEND_MIN_SQUARES, NAMEABLE, CellReading, GroupInfo, glare_caps, sheet_planes, washed_caps
     from vision.geometry import printed_cells, ruins_cells
     from vision.groups import make_groups
     from vision.messages import Note
@@ -347,7 +346,7 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
     # photos, all then capped at 0.5 and shown for checking).
     fading = sp.outline_fading(grid, outline_norm)
     glare = glare_caps(fading, sp.boxes, warnings)
-    washed = np.minimum(glare_confidence_cap(fading), 1.0)
+    washed = washed_caps(fading)
     ruins = np.array([rc in ruins_cells(side) for rc in a.cells])
     X = features(P, Q, ruins, context or {}, path == "legend", [g.rows for g in groups], F,
                  np.array([glare[rc] for rc in a.cells]))

@@ -461,10 +461,15 @@ def _taught_by_neighbours(a: CellArrays, groups: list[Group], naming, names: dic
 
 
 
+def washed_caps(ratio: np.ndarray) -> np.ndarray:
+    """11×11 highest confidence per cell by how faded its printed outline is (1 where it is intact)."""
+    return np.minimum(glare_confidence_cap(ratio), 1.0).astype(float)
+
+
 def glare_caps(ratio: np.ndarray, boxes, warnings: list[Note]) -> np.ndarray:
-    """11×11 highest confidence per cell under glare: washed-out cells by how faded their printed outline is,
-    their neighbours at 0.5 (a highlight's halo upsets the light estimate around it)."""
-    cap = np.minimum(glare_confidence_cap(ratio), 1.0).astype(float)
+    """11×11 highest confidence per cell under glare: washed-out cells by how faded their printed outline is
+    (`washed_caps`), their neighbours at 0.5 (a highlight's halo upsets the light estimate around it)."""
+    cap = washed_caps(ratio)
     washed = {k for k in boxes if ratio[k] < CELL_FADED}
     halo = {(r + dr, c + dc) for r, c in washed for dr in (-1, 0, 1) for dc in (-1, 0, 1)} - washed
     for k in halo:
