@@ -67,9 +67,9 @@ def read_one(job: tuple[str, tuple]) -> dict | None:
     rc = np.asarray(r.cell_centers_px, float)
     pitch = float(np.median(np.linalg.norm(np.diff(tc, axis=1), axis=-1)))
     off = [float(np.linalg.norm(np.rot90(rc, k, axes=(0, 1)) - tc, axis=-1).max()) for k in range(4)]
-    if min(off[1:]) < 0.5 * pitch < off[0]:  # read turned: the way-up stage's business (vision.wayup), not this map's
-        return None
-    if r.orientation_unsure and off[0] > 0.5 * pitch:  # read wrong way up, and asked (turned and placed off too)
+    # read turned, or read wrong way up and asked (turned and placed off too): the way-up stage's business
+    # (vision.wayup), not this map's
+    if off[0] > 0.5 * pitch and (min(off[1:]) < 0.5 * pitch or r.orientation_unsure):
         return None
     X, y = [], []
     for rr in range(11):

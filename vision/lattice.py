@@ -1074,6 +1074,12 @@ def overlaps(a: Lattice, b: Lattice) -> bool:
     return inside(ca, outline_of(b)) and inside(cb, outline_of(a))
 
 
+def overrules(z: float, confirm: float, min_confirm: float) -> bool:
+    """Whether a rival placement whose printed mountains confirm it at `z` overrules one confirmed at `confirm`:
+    `min_confirm` at least, and `DISPUTE_GAP` above it (`settle_dispute`, `vision.orient.cell_off`)."""
+    return z >= min_confirm and z - confirm >= DISPUTE_GAP
+
+
 def settle_dispute(chosen: tuple[Lattice, float], others: list[tuple[Lattice, float]],
                    min_confirm: float) -> tuple[Lattice, float]:
     """The lattice to read when the sheet's lines and its printed features disagree about where the grid is.
@@ -1089,7 +1095,7 @@ def settle_dispute(chosen: tuple[Lattice, float], others: list[tuple[Lattice, fl
     grid a common one. Sheets with no printed mountains (hand-ruled, squared, a plain print) have no
     confirmed rival and keep their lines' lattice."""
     lat, conf = chosen
-    rivals = [(o, c) for o, c in others if o is not lat and c >= min_confirm and c - conf >= DISPUTE_GAP
+    rivals = [(o, c) for o, c in others if o is not lat and overrules(c, conf, min_confirm)
               and o.evidence >= RIVAL_EVIDENCE and squarish(outline_of(o), LATTICE_SQUARISH) and overlaps(o, lat)]
     if not rivals:
         return chosen

@@ -567,11 +567,11 @@ def cell_off(image: np.ndarray, lat: Lattice, side_hint: str | None, confirm: fl
     The lines' own search (`vision.lattice.shift_search`) can take a line of a decorated frame for the grid's
     first and leave its last out: a whole grid one cell off, every cell read from its neighbour (the pad
     look-alike, 32 silent cells on one development sheet). The printed mountains fall on the side's mountain
-    cells only where the grid really is: a lattice one cell over whose mountains confirm it (z ≥ `MIN_CONFIRM`,
-    and `DISPUTE_GAP` above this one's, the thresholds `vision.lattice.settle_dispute` holds rivals to) wins.
+    cells only where the grid really is: a lattice one cell over whose mountains overrule this one's
+    (`vision.lattice.overrules`, the thresholds `settle_dispute` holds rivals to, with `MIN_CONFIRM`) wins.
     A sheet with no printed mountains confirms no shift and keeps its lines.
     """
-    from vision.lattice import DISPUTE_GAP
+    from vision.lattice import overrules
 
     h, w = image.shape[:2]
     best, best_z = lat, confirm
@@ -581,7 +581,7 @@ def cell_off(image: np.ndarray, lat: Lattice, side_hint: str | None, confirm: fl
         if x.min() < 0 or y.min() < 0 or x.max() >= w or y.max() >= h:
             continue
         z = orient_lattice(image, moved, side_hint, text=False).confirm
-        if z >= MIN_CONFIRM and z - confirm >= DISPUTE_GAP and z > best_z:
+        if overrules(z, confirm, MIN_CONFIRM) and z > best_z:
             best, best_z = moved, z
     return best
 
