@@ -521,18 +521,21 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_t
     from vision.locate import SheetLocation
     from vision.messages import Note
 
-    best = None
-    seen = []
-    for lat in find_lattices(image, keep=4):
-        if not may_be_accepted(lat):
-            continue  # refused whatever the mountains say: not worth orienting
-        o = orient_lattice(image, lat, side_hint, text=False)
-        seen.append((lat, o.confirm))
-        if not lattice_accepted(lat, o.confirm, MIN_CONFIRM):
-            continue
-        rank = (markers_agree(lat, side_hint, down, markers), lattice_rank(lat, o.confirm))
-        if best is None or rank > best[0]:
-            best = (rank, lat, o)
+    for wide in (False, True):  # a second, wider look only when the first finds no grid (`find_lattices`)
+        best = None
+        seen = []
+        for lat in find_lattices(image, keep=4, wide=wide):
+            if not may_be_accepted(lat):
+                continue  # refused whatever the mountains say: not worth orienting
+            o = orient_lattice(image, lat, side_hint, text=False)
+            seen.append((lat, o.confirm))
+            if not lattice_accepted(lat, o.confirm, MIN_CONFIRM):
+                continue
+            rank = (markers_agree(lat, side_hint, down, markers), lattice_rank(lat, o.confirm))
+            if best is None or rank > best[0]:
+                best = (rank, lat, o)
+        if best is not None:
+            break
     if best is None:
         return None
     lat = lattice_to_read(best[1], best[2].confirm, best[0][0], seen)
