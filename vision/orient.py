@@ -50,6 +50,12 @@ SURE_LEAD_QUARTER = 0.5
 # ... and when the paper (vision.pagecues) and the rest (printed features, text, peaks, margins) disagree about a
 # quarter turn by more than this, one of them is wrong, and the reader cannot tell which: it asks.
 DISAGREE = 0.15
+# ... and when the text (vision.upright) and everything else point opposite ways about the half turn, the lead
+# needed grows by this share of the weaker side of the quarrel (`text_quarrel`). The glyphs' votes are summed as if
+# independent, but a script the glyph model never learned (the Russian pad's Cyrillic) or one blur misleads them
+# all alike, and a confident text can then outvote the printed peaks and the margins by a little. Set from
+# development photos (session 13, `bench/README.md`).
+TEXT_CONFLICT = 0.5
 RULINGS_WEIGHT = 0.25  # score per unit of the notebook rulings' direction (vision.pagecues)
 MARGIN_LINE_WEIGHT = 0.2  # score per unit of the margin line at the left
 PAGE_WEIGHT = 0.2  # score per unit of the page outline (portrait, grid near the top)
@@ -347,7 +353,7 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     if text and turn is None:
         base_turn = [max((b for b, h in zip(base, hyps, strict=True) if h[2] == j), default=-UNSCORED)
                      for j in range(4)]
-        if symbols_matter(base_turn, paper_total, paper.squared):
+        if symbols_matter(base_turn, paper_total, paper.squared, text_share(votes)):
             drawn = symbol_votes(image, lattice.points)
     total = [(b + SYMBOL_WEIGHT * max(float(drawn.log_odds[h[2]]), -SYMBOL_CAP), h)
              for b, h in zip(base, hyps, strict=True)]
@@ -368,7 +374,9 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     half = (k + 2) % 4
     if paper.squared and per_turn[half] > -UNSCORED and rest[k] - rest[half] < SURE_LEAD:
         disagree = True
-    unsure = turn is None and (lead < SURE_LEAD or quarter_lead < SURE_LEAD_QUARTER or disagree)
+    quarrel = text_quarrel(per_turn, text_share(votes), k)
+    quarrel_asks = quarrel > 0 and best - per_turn[half] < needed_lead(k, half, quarrel)
+    unsure = turn is None and (lead < SURE_LEAD or quarter_lead < SURE_LEAD_QUARTER or disagree or quarrel_asks)
     others = [h[0] for h in hyps if h[1] != side]
     side_unsure = side_hint is None and bool(others) and score - max(others) < 0.05
     other_totals = [t for t, h in total if h[1] != side]
@@ -378,7 +386,33 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
                        side_lead=float(side_lead))
 
 
-def symbols_matter(per_turn: list[float], paper_total: np.ndarray, squared: bool) -> bool:
+def text_share(votes: TextVotes) -> np.ndarray:
+    """Each turn's score from the text (as `orient_lattice` adds it): the log-odds, weighed and capped."""
+    return TEXT_WEIGHT * np.maximum(np.asarray(votes.log_odds, float), -TEXT_CAP)
+
+
+def text_quarrel(per_turn: list[float], text: np.ndarray, k: int) -> float:
+    """How strongly the text and everything else quarrel about turn k against its half turn: the smaller of the
+    two leads when they point opposite ways, else 0 (and 0 when the half turn was not scored).
+
+    Only the half turn: it is the rival a misread script points to (its letters taken for turned ones), and the
+    one side A's printed cells cannot tell from the right way up; a quarter turn already needs `SURE_LEAD_QUARTER`.
+    """
+    j = (k + 2) % 4
+    if per_turn[j] <= -UNSCORED:
+        return 0.0
+    t = float(text[k] - text[j])
+    rest = (per_turn[k] - float(text[k])) - (per_turn[j] - float(text[j]))
+    return min(abs(t), abs(rest)) if t * rest < 0 else 0.0
+
+
+def needed_lead(k: int, j: int, conflict: float = 0.0) -> float:
+    """The total-score lead of turn k over turn j that settles the way up without asking."""
+    return (SURE_LEAD if (j - k) % 2 == 0 else SURE_LEAD_QUARTER) + TEXT_CONFLICT * conflict
+
+
+def symbols_matter(per_turn: list[float], paper_total: np.ndarray, squared: bool,
+                   text: np.ndarray | None = None) -> bool:
     """Could the drawn symbols' vote still change what `orient_lattice` decides (the turn, and whether it asks)?
 
     `per_turn`: each turn's best total without that vote (`-UNSCORED` for a turn not scored); `paper_total`: the
@@ -395,13 +429,27 @@ def symbols_matter(per_turn: list[float], paper_total: np.ndarray, squared: bool
         if j == k:
             continue
         quarter = (j - k) % 2 == 1
-        if per_turn[k] - per_turn[j] < span + (SURE_LEAD_QUARTER if quarter else SURE_LEAD):
+        bound = _quarrel_bound(per_turn, text, k, span) if not quarter else 0.0
+        if per_turn[k] - per_turn[j] < span + needed_lead(k, j, bound):
             return True
         if quarter and (float(paper_total[j] - paper_total[k]) > DISAGREE or rest[j] - rest[k] + span > DISAGREE):
             return True
         if not quarter and squared and rest[k] - rest[j] - span < SURE_LEAD:
             return True
     return False
+
+
+def _quarrel_bound(per_turn: list[float], text: np.ndarray | None, k: int, span: float) -> float:
+    """The largest `text_quarrel` for k that the symbols' vote (at most `span` either way on the rest's lead over
+    the half turn) could bring about."""
+    j = (k + 2) % 4
+    if text is None or per_turn[j] <= -UNSCORED:
+        return 0.0
+    t = float(text[k] - text[j])
+    rest = (per_turn[k] - float(text[k])) - (per_turn[j] - float(text[j]))
+    if t > 0:
+        return min(t, span - rest) if rest - span < 0 else 0.0
+    return min(-t, rest + span) if rest + span > 0 else 0.0
 
 
 def paper_cues(image: np.ndarray, lattice: Lattice, tframe: np.ndarray | None, dark: np.ndarray | None = None,
