@@ -345,7 +345,8 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
         return peak_cue(tframe, [divmod(int(idx[r, c]), GRID_SIZE) for r, c in MAPS[side].mountains], k)
 
     peak = {(side, k): peaks(side, k) for _, side, k, _ in hyps}
-    base = [h[0] + TEXT_WEIGHT * max(float(votes.log_odds[h[2]]), -TEXT_CAP) + MARGIN_WEIGHT * margins[h[2]]
+    text_part = text_share(votes)
+    base = [h[0] + float(text_part[h[2]]) + MARGIN_WEIGHT * margins[h[2]]
             + PEAK_WEIGHT * peak[(h[1], h[2])] + float(paper_total[h[2]]) for h in hyps]
     # The player's own drawing, upright as they sat: only worth it when the way up is still to be decided, and
     # only looked at when its vote could still change the decision (`symbols_matter`).
@@ -353,7 +354,7 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     if text and turn is None:
         base_turn = [max((b for b, h in zip(base, hyps, strict=True) if h[2] == j), default=-UNSCORED)
                      for j in range(4)]
-        if symbols_matter(base_turn, paper_total, paper.squared, text_share(votes)):
+        if symbols_matter(base_turn, paper_total, paper.squared, text_part):
             drawn = symbol_votes(image, lattice.points)
     total = [(b + SYMBOL_WEIGHT * max(float(drawn.log_odds[h[2]]), -SYMBOL_CAP), h)
              for b, h in zip(base, hyps, strict=True)]
@@ -374,7 +375,7 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     half = (k + 2) % 4
     if paper.squared and per_turn[half] > -UNSCORED and rest[k] - rest[half] < SURE_LEAD:
         disagree = True
-    quarrel = text_quarrel(per_turn, text_share(votes), k)
+    quarrel = text_quarrel(per_turn, text_part, k)
     quarrel_asks = quarrel > 0 and best - per_turn[half] < needed_lead(k, half, quarrel)
     unsure = turn is None and (lead < SURE_LEAD or quarter_lead < SURE_LEAD_QUARTER or disagree or quarrel_asks)
     others = [h[0] for h in hyps if h[1] != side]
@@ -391,6 +392,14 @@ def text_share(votes: TextVotes) -> np.ndarray:
     return TEXT_WEIGHT * np.maximum(np.asarray(votes.log_odds, float), -TEXT_CAP)
 
 
+def _half_turn_leads(per_turn: list[float], text: np.ndarray, k: int) -> tuple[float, float] | None:
+    """The text's lead and the rest's lead of turn k over its half turn (None when the half turn was not scored)."""
+    j = (k + 2) % 4
+    if per_turn[j] <= -UNSCORED:
+        return None
+    return float(text[k] - text[j]), (per_turn[k] - float(text[k])) - (per_turn[j] - float(text[j]))
+
+
 def text_quarrel(per_turn: list[float], text: np.ndarray, k: int) -> float:
     """How strongly the text and everything else quarrel about turn k against its half turn: the smaller of the
     two leads when they point opposite ways, else 0 (and 0 when the half turn was not scored).
@@ -398,11 +407,10 @@ def text_quarrel(per_turn: list[float], text: np.ndarray, k: int) -> float:
     Only the half turn: it is the rival a misread script points to (its letters taken for turned ones), and the
     one side A's printed cells cannot tell from the right way up; a quarter turn already needs `SURE_LEAD_QUARTER`.
     """
-    j = (k + 2) % 4
-    if per_turn[j] <= -UNSCORED:
+    leads = _half_turn_leads(per_turn, text, k)
+    if leads is None:
         return 0.0
-    t = float(text[k] - text[j])
-    rest = (per_turn[k] - float(text[k])) - (per_turn[j] - float(text[j]))
+    t, rest = leads
     return min(abs(t), abs(rest)) if t * rest < 0 else 0.0
 
 
@@ -442,11 +450,10 @@ def symbols_matter(per_turn: list[float], paper_total: np.ndarray, squared: bool
 def _quarrel_bound(per_turn: list[float], text: np.ndarray | None, k: int, span: float) -> float:
     """The largest `text_quarrel` for k that the symbols' vote (at most `span` either way on the rest's lead over
     the half turn) could bring about."""
-    j = (k + 2) % 4
-    if text is None or per_turn[j] <= -UNSCORED:
+    leads = None if text is None else _half_turn_leads(per_turn, text, k)
+    if leads is None:
         return 0.0
-    t = float(text[k] - text[j])
-    rest = (per_turn[k] - float(text[k])) - (per_turn[j] - float(text[j]))
+    t, rest = leads
     if t > 0:
         return min(t, span - rest) if rest - span < 0 else 0.0
     return min(-t, rest + span) if rest + span > 0 else 0.0
