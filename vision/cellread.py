@@ -24,6 +24,7 @@ from companion.cartographers.data import GRID_SIZE
 from vision import cellnet
 from vision.calibrate import DOMINANT_CAP, dominant_terrain, logit, predict
 from vision.cellpatch import MARGIN, PATCH, cell_pitch, grid_quads, paper_white, quad_patches
+from vision.scarcity import SCARCE_CAP, scarce_terrains, suspect_groups
 
 CLASSES = cellnet.CLASSES
 EMPTY = 0
@@ -368,6 +369,8 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
             conf[r, c] = min(float(conf[r, c]), DOMINANT_CAP)
         if doubted and k not in fixed:
             conf[r, c] = min(float(conf[r, c]), SHEET_DOUBT_CAP)
+    doubt_scarce(Q, groups, [g.id in given or g.id in taught for g in groups], [grid[r][c] for r, c in a.cells],
+                 conf, warnings)
     infos = []
     summaries, colour_sheet, mono = sheet_media(a, groups)
     for gi, g in enumerate(groups):
@@ -392,6 +395,23 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
         "colour" if kinds <= {"colour", "given", "taught"} else "mixed")
     return CellReading(grid, conf, style, warnings, infos, path, raw, NetEvidence(Xg, use), sp.planes, sp.boxes,
                        sp.ink_shapes)
+
+
+def doubt_scarce(Q: np.ndarray, groups, named: list[bool], labels: list[str], conf: np.ndarray,
+                 warnings: list) -> None:
+    """Doubt (in `conf`) the unnamed groups that could be a main terrain a well-filled map lacks
+    (`vision.scarcity`), with a warning naming the terrains."""
+    from vision.messages import Note
+
+    missing = scarce_terrains(labels)
+    free = [g for g, was_named in zip(groups, named, strict=True) if not was_named]
+    rows = [g.rows for g in free]
+    suspects = suspect_groups(Q, CLASSES, rows, group_names(Q, rows), missing) if missing else []
+    for i in suspects:
+        for rc in free[i].cells:
+            conf[rc] = min(float(conf[rc]), SCARCE_CAP)
+    if suspects:
+        warnings.append(Note.of("terrain_missing", terrains=tuple(missing)))
 
 
 def sheet_doubted(Q: np.ndarray, fixed: dict[int, int]) -> bool:

@@ -77,6 +77,10 @@ WARNINGS: dict[str, dict[str, str]] = {
         "en": "legend row incomplete ({terrains}): using typical colours for those",
         "tr": "örnek satırı eksik ({terrains}): bunlar için tipik renkler kullanıldı",
     },
+    "terrain_missing": {
+        "en": "no {terrains} found on this well-filled map: the marked group of squares may be it, please check",
+        "tr": "bu dolu haritada hiç {terrains} bulunamadı: işaretli kare grubu o olabilir, lütfen kontrol edin",
+    },
     "legend_empty": {
         "en": "legend row is empty: using typical pencil colours; fill in the legend for best results",
         "tr": "örnek satırı boş: tipik kalem renkleri kullanıldı; en iyi sonuç için örnek satırını doldurun",

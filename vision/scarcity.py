@@ -1,0 +1,53 @@
+"""Sheet-level sanity: a well-filled map on which one of the four main terrains is (nearly) nowhere.
+
+Every season's Explore cards offer forests, villages, farms and water, so a map with half its cells drawn has
+all four: on the development photos of both generators (seeds 40–239), of 285 truths with at least 50 drawn
+cells, 4 lack one of them and 3 more have it on only two cells. When the reader finds one of them on almost no
+cell of such a map, the likelier story is a whole pen named wrongly: a pad in pencil whose 22 villages were
+all read as farms (they shared the farms' pale hatching), a generic print whose six forests were read as water.
+The cells of such a pen are each sure, so no cell-level confidence shows the doubt; this stage finds the groups
+that could be the missing terrain at little cost and doubts their cells, so that the review asks "Which
+terrain is this?" about them (one tap names the whole group).
+
+The cost of a group is how much worse, per member, the missing terrain explains its cells than the name the
+group has (mean log-probability under the sheet-adapted model). Cheap groups are the plausible pens; the
+groups the model is certain of (a cost of 7 or more: its probabilities are clipped near 1e-3) are not doubted.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+MAIN_TERRAINS = ("forest", "village", "farm", "water")
+MIN_FILLED = 50  # cells read drawn before a missing terrain is suspicious
+SCARCE_SHARE = 0.05  # a terrain on at most this share of the drawn cells (and at least SCARCE_CELLS) is missing
+SCARCE_CELLS = 2
+MIN_MEMBERS = 3  # smaller groups are single cells the calibration already weighs one by one
+MAX_COST = 5.0  # mean log-probability per member the missing terrain may lose to the group's name
+SCARCE_CAP = 0.6  # the confidence a suspect group's cells keep (below the review's 0.7: the group is asked)
+
+
+def scarce_terrains(labels: list[str]) -> list[str]:
+    """The main terrains on (almost) no cell of a well-filled map, `labels` being the read drawable cells."""
+    filled = sum(1 for t in labels if t != "empty")
+    if filled < MIN_FILLED:
+        return []
+    limit = max(SCARCE_CELLS, SCARCE_SHARE * filled)
+    return [t for t in MAIN_TERRAINS if labels.count(t) <= limit]
+
+
+def suspect_groups(Q: np.ndarray, classes: tuple[str, ...], groups: list[list[int]], names: list[int],
+                   missing: list[str]) -> list[int]:
+    """Indices of the groups that could be a missing terrain at little cost (see the module's docstring).
+
+    `Q` holds the sheet-adapted probabilities per cell (rows), over `classes`; `groups` are rows of like cells
+    and `names` their class indices."""
+    out = []
+    logq = np.log(Q + 1e-6)
+    for i, (rows, k) in enumerate(zip(groups, names, strict=True)):
+        if len(rows) < MIN_MEMBERS:
+            continue
+        ll = logq[rows].mean(axis=0)
+        if any(classes[k] != t and ll[k] - ll[classes.index(t)] <= MAX_COST for t in missing):
+            out.append(i)
+    return out
