@@ -1,4 +1,5 @@
-"""The sheet-level doubt of a well-filled map that lacks a main terrain (vision.scarcity, cellread.doubt_scarce)."""
+"""The sheet-level doubts of a well-filled map that lacks a main terrain and of a map read nearly blank
+(vision.scarcity, cellread.doubt_scarce)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,15 @@ from hypothesis import strategies as st
 from vision.cellnet import CLASSES
 from vision.cellread import doubt_scarce
 from vision.groups import Group
-from vision.scarcity import MAX_COST, MIN_FILLED, SCARCE_CAP, scarce_terrains, suspect_groups
+from vision.scarcity import (
+    MAX_COST,
+    MIN_FILLED,
+    NEARLY_BLANK,
+    SCARCE_CAP,
+    nearly_blank,
+    scarce_terrains,
+    suspect_groups,
+)
 
 FOREST, VILLAGE, FARM, WATER = (CLASSES.index(t) for t in ("forest", "village", "farm", "water"))
 
@@ -80,7 +89,7 @@ def test_doubt_scarce_caps_the_suspect_pen_and_says_which_terrain_is_missing():
     labels = [CLASSES[int(k)] for k in Q.argmax(axis=1)]
     conf = np.full((11, 11), 0.95)
     warnings: list = []
-    doubt_scarce(Q, groups, [False] * 4, labels, conf, warnings)
+    doubt_scarce(Q, groups, [False] * 4, cells, labels, {}, conf, warnings)
     assert all(conf[rc] == SCARCE_CAP for rc in cells[:22])
     assert all(conf[rc] == 0.95 for rc in cells[22:])
     assert [n.code for n in warnings] == ["terrain_missing"]
@@ -96,5 +105,23 @@ def test_doubt_scarce_leaves_a_group_the_player_named():
     labels = [CLASSES[int(k)] for k in Q.argmax(axis=1)]
     conf = np.full((11, 11), 0.95)
     warnings: list = []
-    doubt_scarce(Q, groups, [True, False, False], labels, conf, warnings)
+    fixed = {k: VILLAGE for k in range(22)}
+    doubt_scarce(Q, groups, [True, False, False], cells, labels, fixed, conf, warnings)
     assert (conf == 0.95).all() and warnings == []
+
+
+def test_nearly_blank_is_fewer_drawn_cells_than_a_season():
+    assert nearly_blank(["forest"] * (NEARLY_BLANK - 1) + ["empty"] * 90)
+    assert not nearly_blank(["forest"] * NEARLY_BLANK + ["empty"] * 90)
+
+
+def test_a_map_read_nearly_blank_doubts_its_empty_cells_not_its_drawn_ones_nor_named_ones():
+    cells = [(k // 11, k % 11) for k in range(109)]
+    labels = ["forest"] * 3 + ["empty"] * 106
+    Q = _probs([{FOREST: 0.99}] * 3 + [{0: 0.99}] * 106)
+    conf = np.full((11, 11), 0.95)
+    warnings: list = []
+    doubt_scarce(Q, [], [], cells, labels, {3: 0}, conf, warnings)  # row 3: an "empty" the player named
+    assert [conf[rc] for rc in cells[:4]] == [0.95] * 4
+    assert all(conf[rc] == SCARCE_CAP for rc in cells[4:])
+    assert [n.code for n in warnings] == ["nearly_blank"]

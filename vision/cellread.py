@@ -24,7 +24,7 @@ from companion.cartographers.data import GRID_SIZE
 from vision import cellnet
 from vision.calibrate import DOMINANT_CAP, dominant_terrain, logit, predict
 from vision.cellpatch import MARGIN, PATCH, cell_pitch, grid_quads, paper_white, quad_patches
-from vision.scarcity import SCARCE_CAP, scarce_terrains, suspect_groups
+from vision.scarcity import SCARCE_CAP, nearly_blank, scarce_terrains, suspect_groups
 
 CLASSES = cellnet.CLASSES
 EMPTY = 0
@@ -369,8 +369,8 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
             conf[r, c] = min(float(conf[r, c]), DOMINANT_CAP)
         if doubted and k not in fixed:
             conf[r, c] = min(float(conf[r, c]), SHEET_DOUBT_CAP)
-    doubt_scarce(Q, groups, [g.id in given or g.id in taught for g in groups], [grid[r][c] for r, c in a.cells],
-                 conf, warnings)
+    doubt_scarce(Q, groups, [g.id in given or g.id in taught for g in groups], a.cells,
+                 [grid[r][c] for r, c in a.cells], fixed, conf, warnings)
     infos = []
     summaries, colour_sheet, mono = sheet_media(a, groups)
     for gi, g in enumerate(groups):
@@ -397,12 +397,18 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
                        sp.ink_shapes)
 
 
-def doubt_scarce(Q: np.ndarray, groups, named: list[bool], labels: list[str], conf: np.ndarray,
-                 warnings: list) -> None:
-    """Doubt (in `conf`) the unnamed groups that could be a main terrain a well-filled map lacks
-    (`vision.scarcity`), with a warning naming the terrains."""
+def doubt_scarce(Q: np.ndarray, groups, named: list[bool], cells: list[tuple[int, int]], labels: list[str],
+                 fixed: dict[int, int], conf: np.ndarray, warnings: list) -> None:
+    """Doubt (in `conf`) the unnamed groups that could be a main terrain a well-filled map lacks, and the empty
+    cells of a map read nearly blank (`vision.scarcity`), each with a warning. `cells` and `labels` are the
+    drawable cells and their reading, in the rows of `Q`; `fixed` the rows the player has named."""
     from vision.messages import Note
 
+    if nearly_blank(labels):
+        for k, (rc, t) in enumerate(zip(cells, labels, strict=True)):
+            if t == "empty" and k not in fixed:
+                conf[rc] = min(float(conf[rc]), SCARCE_CAP)
+        warnings.append(Note.of("nearly_blank"))
     missing = scarce_terrains(labels)
     free = [g for g, was_named in zip(groups, named, strict=True) if not was_named]
     rows = [g.rows for g in free]

@@ -81,6 +81,12 @@ WARNINGS: dict[str, dict[str, str]] = {
         "en": "no {terrains} found on this well-filled map: the marked group of squares may be it, please check",
         "tr": "bu dolu haritada hiç {terrains} bulunamadı: işaretli kare grubu o olabilir, lütfen kontrol edin",
     },
+    "nearly_blank": {
+        "en": "almost nothing drawn was found on this map, so its empty squares are marked for checking; if it is "
+              "filled in, retake the photo in brighter, even light",
+        "tr": "bu haritada neredeyse hiç çizim bulunamadı, bu yüzden boş kareler kontrol için işaretlendi; harita "
+              "doluysa fotoğrafı daha aydınlık ve eşit ışıkta yeniden çekin",
+    },
     "legend_empty": {
         "en": "legend row is empty: using typical pencil colours; fill in the legend for best results",
         "tr": "örnek satırı boş: tipik kalem renkleri kullanıldı; en iyi sonuç için örnek satırını doldurun",

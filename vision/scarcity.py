@@ -1,4 +1,5 @@
-"""Sheet-level sanity: a well-filled map on which one of the four main terrains is (nearly) nowhere.
+"""Sheet-level sanity: a well-filled map on which one of the four main terrains is (nearly) nowhere, and a
+map read nearly blank.
 
 Every season's Explore cards offer forests, villages, farms and water, so a map with half its cells drawn has
 all four: on the development photos of both generators (seeds 40–239), of 285 truths with at least 50 drawn
@@ -10,8 +11,8 @@ that could be the missing terrain at little cost and doubts their cells, so that
 terrain is this?" about them (one tap names the whole group).
 
 The cost of a group is how much worse, per member, the missing terrain explains its cells than the name the
-group has (mean log-probability under the sheet-adapted model). Cheap groups are the plausible pens; the
-groups the model is certain of (a cost of 7 or more: its probabilities are clipped near 1e-3) are not doubted.
+group has (mean log-probability under the sheet-adapted model). Cheap groups are the plausible pens; groups the
+model is certain of (costs of 7 to 14 on the development photos) are not doubted.
 """
 
 from __future__ import annotations
@@ -20,11 +21,15 @@ import numpy as np
 
 MAIN_TERRAINS = ("forest", "village", "farm", "water")
 MIN_FILLED = 50  # cells read drawn before a missing terrain is suspicious
-SCARCE_SHARE = 0.05  # a terrain on at most this share of the drawn cells (and at least SCARCE_CELLS) is missing
-SCARCE_CELLS = 2
+SCARCE_SHARE = 0.05  # a terrain on at most this share of the drawn cells, or on at most SCARCE_CELLS of them,
+SCARCE_CELLS = 2  # counts as missing
 MIN_MEMBERS = 3  # smaller groups are single cells the calibration already weighs one by one
 MAX_COST = 5.0  # mean log-probability per member the missing terrain may lose to the group's name
 SCARCE_CAP = 0.6  # the confidence a suspect group's cells keep (below the review's 0.7: the group is asked)
+# Fewer drawn cells than one season's shapes: a map photographed to be scored is finished, so a reading this
+# bare is a faint hand read as paper (a pad in hard graphite: 3 of 50 drawn cells found, 46 sure "empty") far
+# more often than a blank sheet. Its empty cells are doubted (a blank sheet's score is 0 either way).
+NEARLY_BLANK = 10
 
 
 def scarce_terrains(labels: list[str]) -> list[str]:
@@ -34,6 +39,11 @@ def scarce_terrains(labels: list[str]) -> list[str]:
         return []
     limit = max(SCARCE_CELLS, SCARCE_SHARE * filled)
     return [t for t in MAIN_TERRAINS if labels.count(t) <= limit]
+
+
+def nearly_blank(labels: list[str]) -> bool:
+    """Whether fewer than NEARLY_BLANK of the read drawable cells (`labels`) are drawn."""
+    return sum(1 for t in labels if t != "empty") < NEARLY_BLANK
 
 
 def suspect_groups(Q: np.ndarray, classes: tuple[str, ...], groups: list[list[int]], names: list[int],
