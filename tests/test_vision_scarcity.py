@@ -89,7 +89,7 @@ def test_doubt_scarce_caps_the_suspect_pen_and_says_which_terrain_is_missing():
     labels = [CLASSES[int(k)] for k in Q.argmax(axis=1)]
     conf = np.full((11, 11), 0.95)
     warnings: list = []
-    doubt_scarce(Q, groups, [False] * 4, cells, labels, {}, conf, warnings)
+    doubt_scarce(Q, groups, cells, labels, {}, conf, warnings)
     assert all(conf[rc] == SCARCE_CAP for rc in cells[:22])
     assert all(conf[rc] == 0.95 for rc in cells[22:])
     assert [n.code for n in warnings] == ["terrain_missing"]
@@ -106,7 +106,7 @@ def test_doubt_scarce_leaves_a_group_the_player_named():
     conf = np.full((11, 11), 0.95)
     warnings: list = []
     fixed = {k: VILLAGE for k in range(22)}
-    doubt_scarce(Q, groups, [True, False, False], cells, labels, fixed, conf, warnings)
+    doubt_scarce(Q, groups, cells, labels, fixed, conf, warnings)
     assert (conf == 0.95).all() and warnings == []
 
 
@@ -121,7 +121,7 @@ def test_a_map_read_nearly_blank_doubts_its_empty_cells_not_its_drawn_ones_nor_n
     Q = _probs([{FOREST: 0.99}] * 3 + [{0: 0.99}] * 106)
     conf = np.full((11, 11), 0.95)
     warnings: list = []
-    doubt_scarce(Q, [], [], cells, labels, {3: 0}, conf, warnings)  # row 3: an "empty" the player named
+    doubt_scarce(Q, [], cells, labels, {3: 0}, conf, warnings)  # row 3: an "empty" the player named
     assert [conf[rc] for rc in cells[:4]] == [0.95] * 4
     assert all(conf[rc] == SCARCE_CAP for rc in cells[4:])
     assert [n.code for n in warnings] == ["nearly_blank"]

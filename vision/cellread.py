@@ -369,8 +369,7 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
             conf[r, c] = min(float(conf[r, c]), DOMINANT_CAP)
         if doubted and k not in fixed:
             conf[r, c] = min(float(conf[r, c]), SHEET_DOUBT_CAP)
-    doubt_scarce(Q, groups, [g.id in given or g.id in taught for g in groups], a.cells,
-                 [grid[r][c] for r, c in a.cells], fixed, conf, warnings)
+    doubt_scarce(Q, groups, a.cells, [grid[r][c] for r, c in a.cells], fixed, conf, warnings)
     infos = []
     summaries, colour_sheet, mono = sheet_media(a, groups)
     for gi, g in enumerate(groups):
@@ -397,11 +396,12 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
                        sp.ink_shapes)
 
 
-def doubt_scarce(Q: np.ndarray, groups, named: list[bool], cells: list[tuple[int, int]], labels: list[str],
-                 fixed: dict[int, int], conf: np.ndarray, warnings: list) -> None:
+def doubt_scarce(Q: np.ndarray, groups, cells: list[tuple[int, int]], labels: list[str], fixed: dict[int, int],
+                 conf: np.ndarray, warnings: list) -> None:
     """Doubt (in `conf`) the unnamed groups that could be a main terrain a well-filled map lacks, and the empty
     cells of a map read nearly blank (`vision.scarcity`), each with a warning. `cells` and `labels` are the
-    drawable cells and their reading, in the rows of `Q`; `fixed` the rows the player has named."""
+    drawable cells and their reading, in the rows of `Q`; `fixed` the rows the player has named (a group named
+    by a tap, or by its look-alike's, has all its rows there)."""
     from vision.messages import Note
 
     if nearly_blank(labels):
@@ -410,7 +410,7 @@ def doubt_scarce(Q: np.ndarray, groups, named: list[bool], cells: list[tuple[int
                 conf[rc] = min(float(conf[rc]), SCARCE_CAP)
         warnings.append(Note.of("nearly_blank"))
     missing = scarce_terrains(labels)
-    free = [g for g, was_named in zip(groups, named, strict=True) if not was_named]
+    free = [g for g in groups if not any(k in fixed for k in g.rows)]
     rows = [g.rows for g in free]
     suspects = suspect_groups(Q, CLASSES, rows, group_names(Q, rows), missing) if missing else []
     for i in suspects:

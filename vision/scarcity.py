@@ -32,9 +32,13 @@ SCARCE_CAP = 0.6  # the confidence a suspect group's cells keep (below the revie
 NEARLY_BLANK = 10
 
 
+def _drawn(labels: list[str]) -> int:
+    return sum(1 for t in labels if t != "empty")
+
+
 def scarce_terrains(labels: list[str]) -> list[str]:
     """The main terrains on (almost) no cell of a well-filled map, `labels` being the read drawable cells."""
-    filled = sum(1 for t in labels if t != "empty")
+    filled = _drawn(labels)
     if filled < MIN_FILLED:
         return []
     limit = max(SCARCE_CELLS, SCARCE_SHARE * filled)
@@ -43,7 +47,7 @@ def scarce_terrains(labels: list[str]) -> list[str]:
 
 def nearly_blank(labels: list[str]) -> bool:
     """Whether fewer than NEARLY_BLANK of the read drawable cells (`labels`) are drawn."""
-    return sum(1 for t in labels if t != "empty") < NEARLY_BLANK
+    return _drawn(labels) < NEARLY_BLANK
 
 
 def suspect_groups(Q: np.ndarray, classes: tuple[str, ...], groups: list[list[int]], names: list[int],
