@@ -404,20 +404,19 @@ def doubt_scarce(Q: np.ndarray, groups, cells: list[tuple[int, int]], labels: li
     by a tap, or by its look-alike's, has all its rows there)."""
     from vision.messages import Note
 
+    doubted: list[tuple[int, int]] = []
     if nearly_blank(labels):
-        for k, (rc, t) in enumerate(zip(cells, labels, strict=True)):
-            if t == "empty" and k not in fixed:
-                conf[rc] = min(float(conf[rc]), SCARCE_CAP)
+        doubted += [rc for k, (rc, t) in enumerate(zip(cells, labels, strict=True)) if t == "empty" and k not in fixed]
         warnings.append(Note.of("nearly_blank"))
     missing = scarce_terrains(labels)
     free = [g for g in groups if not any(k in fixed for k in g.rows)]
     rows = [g.rows for g in free]
     suspects = suspect_groups(Q, CLASSES, rows, group_names(Q, rows), missing) if missing else []
-    for i in suspects:
-        for rc in free[i].cells:
-            conf[rc] = min(float(conf[rc]), SCARCE_CAP)
     if suspects:
+        doubted += [rc for i in suspects for rc in free[i].cells]
         warnings.append(Note.of("terrain_missing", terrains=tuple(missing)))
+    for rc in doubted:
+        conf[rc] = min(float(conf[rc]), SCARCE_CAP)
 
 
 def sheet_doubted(Q: np.ndarray, fixed: dict[int, int]) -> bool:

@@ -366,7 +366,6 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     per_turn = [max((t[0] for t in total if t[1][2] == j), default=-UNSCORED) for j in range(4)]
     rivals = [(best - per_turn[j], j) for j in range(4) if j != k and per_turn[j] > -UNSCORED]
     lead = min((d for d, _ in rivals), default=1.0)
-    quarter_lead = min((d for d, j in rivals if (j - k) % 2), default=1.0)
     rest = [per_turn[j] - float(paper_total[j]) for j in range(4)]
     disagree = any(max(float(paper_total[j] - paper_total[k]), rest[j] - rest[k]) > DISAGREE
                    for j in ((k + 1) % 4, (k + 3) % 4) if per_turn[j] > -UNSCORED)
@@ -375,9 +374,9 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     half = (k + 2) % 4
     if paper.squared and per_turn[half] > -UNSCORED and rest[k] - rest[half] < SURE_LEAD:
         disagree = True
-    quarrel = text_quarrel(per_turn, text_part, k)
-    quarrel_asks = quarrel > 0 and best - per_turn[half] < needed_lead(k, half, quarrel)
-    unsure = turn is None and (lead < SURE_LEAD or quarter_lead < SURE_LEAD_QUARTER or disagree or quarrel_asks)
+    quarrel = text_quarrel(per_turn, text_part, k)  # only ever about the half turn
+    short = any(d < needed_lead(k, j, quarrel if j == half else 0.0) for d, j in rivals)
+    unsure = turn is None and (short or disagree)
     others = [h[0] for h in hyps if h[1] != side]
     side_unsure = side_hint is None and bool(others) and score - max(others) < 0.05
     other_totals = [t for t, h in total if h[1] != side]
