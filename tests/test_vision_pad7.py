@@ -138,3 +138,24 @@ def test_corner_markers_that_agree_with_the_chosen_lattice_are_not_overruled():
     seen = [(chosen, 1.0), (rival, 9.0)]
     assert lattice_to_read(chosen, 1.0, False, seen) is rival  # the mountains' word wins over the lines'
     assert lattice_to_read(chosen, 1.0, True, seen) is chosen  # the markers' word wins over the mountains'
+
+
+def test_strongly_confirmed_faint_lattice_is_the_grid():
+    """The pad's first comb can lie up to half a cell off its faint dashes, so its segments barely cover it
+    (evidence a little below zero). Mountains at exactly the printed cells, as strong as a rival needs to
+    overrule a confirmed grid, make it the grid all the same; one cell off they do not, nor do mountains
+    that only just confirm it, nor a lattice whose segments are absent rather than faint."""
+    from vision.lattice import EVIDENCE_CONFIRMED, MIN_LATTICE_SCORE, lattice_accepted
+
+    img = _printed_sheet(np.random.default_rng(7))
+    faint = EVIDENCE_CONFIRMED - 0.1  # and a weak comb (`_lattice` scores 1.0): neither stands on its own
+    assert _lattice(0, 0, CELL).score < MIN_LATTICE_SCORE
+    true = _lattice(ORIGIN, ORIGIN, CELL, evidence=faint)
+    z = orient_lattice(img, true, None, text=False).confirm
+    assert z >= MIN_CONFIRM + DISPUTE_GAP
+    assert lattice_accepted(true, z, MIN_CONFIRM)
+    off = _lattice(ORIGIN + CELL, ORIGIN, CELL, evidence=faint)
+    assert not lattice_accepted(off, orient_lattice(img, off, None, text=False).confirm, MIN_CONFIRM)
+    assert not lattice_accepted(true, MIN_CONFIRM + DISPUTE_GAP - 0.1, MIN_CONFIRM)
+    bare = _lattice(ORIGIN, ORIGIN, CELL, evidence=RIVAL_EVIDENCE - 0.1)
+    assert not lattice_accepted(bare, z, MIN_CONFIRM)

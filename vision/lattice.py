@@ -1079,11 +1079,20 @@ def lattice_accepted(lat: Lattice, confirm: float, min_confirm: float) -> bool:
     notebook page of the same shape has rulings that make a lattice anywhere in it, with no mountains there.
     Whatever its evidence, the lattice must be a square seen by a phone (`LATTICE_SQUARISH`): a map's grid is
     11 × 11 square cells, and a comb that spans the grid one way and a few cells of it the other (eleven
-    columns over four rows of a curled, glared sheet) starts and stops like a grid along both."""
+    columns over four rows of a curled, glared sheet) starts and stops like a grid along both.
+
+    Printed mountains that confirm a lattice as strongly as a rival needs to overrule a confirmed grid's
+    lines (`DISPUTE_GAP` above `min_confirm`) make it the grid when its segments are faint rather than absent
+    (≥ `RIVAL_EVIDENCE`), as `settle_dispute` would let it win against any other: the pad's first comb can
+    lie up to half a cell off its faint dashes (measured before `remeasure`), which leaves its segments
+    little coverage, and five mountains at exactly the printed cells are no accident (development pad scans
+    flat in the frame were refused with z 5.7-6.9, segments -0.10 to -0.05)."""
     if not squarish(outline_of(lat), LATTICE_SQUARISH):
         return False
     if lat.evidence >= EVIDENCE_ALONE:
         return not lat.from_layout or confirm >= LAYOUT_CONFIRM_SHARE * min_confirm
+    if confirm >= min_confirm + DISPUTE_GAP and lat.evidence >= RIVAL_EVIDENCE:
+        return True
     return confirm >= min_confirm and (lat.evidence >= EVIDENCE_CONFIRMED or lat.score >= MIN_LATTICE_SCORE)
 
 
