@@ -311,6 +311,25 @@ def markers_way_up(found: dict[int, np.ndarray], side_hint: str | None = None) -
     return side, mean
 
 
+def markers_inside_grid(found: dict[int, np.ndarray], cell_centres: np.ndarray) -> set[int]:
+    """The ids of the markers seen whose centre lies inside the map's grid (within the outline of its outer cell
+    centres, so half a cell in from its edge at least), given the grid's measured cell centres (11×11×2).
+
+    Why: our corner markers are printed outside the grid, two thirds of a cell off its corners. A "marker"
+    inside the grid is a look-alike the detector decoded on a drawing (a crayon-textured cell of the game's
+    pad was read as side B's marker 7: the whole pad read as side B, turned a quarter, 88 silent cells), and
+    its side and way down say nothing about the sheet.
+    """
+    c = np.asarray(cell_centres, np.float64)
+    quad = np.array([c[0, 0], c[0, -1], c[-1, -1], c[-1, 0]], np.float32).reshape(-1, 1, 2)
+    out = set()
+    for k, corners in found.items():
+        x, y = np.asarray(corners, np.float64).mean(axis=0)
+        if cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0:
+            out.add(k)
+    return out
+
+
 def grid_cut_edge(page_to_image: np.ndarray, layout: SheetLayout, shape: tuple[int, ...],
                   margin_cells: float = 0.1) -> str | None:
     """Which edge of the grid (the sheet's own top/right/bottom/left) lies outside the image, if any.

@@ -24,7 +24,14 @@ from vision.geometry import Canon, canon_for, printed_cells
 from vision.gridfit import cell_offsets, centres_in_photo, fit_grid, warp_from_centres
 from vision.light import normalise_light, paper_level
 from vision.load import load_photo
-from vision.locate import ID_SIDE, SheetLocation, detect_markers, locate_by_markers, markers_way_up
+from vision.locate import (
+    ID_SIDE,
+    SheetLocation,
+    detect_markers,
+    locate_by_markers,
+    markers_inside_grid,
+    markers_way_up,
+)
 from vision.marks import apply_marks, read_marks
 from vision.messages import Note
 from vision.orient import locate_by_lattice, reorient
@@ -291,6 +298,24 @@ def _centres_inside(loc: SheetLocation, shape: tuple[int, ...], margin_cells: fl
                 and (c[..., 1] <= h - 1 - m).all())
 
 
+def _locate_with_few_markers(image: np.ndarray, found: dict[int, np.ndarray], side: str | None,
+                             quarter_turns: int | None, way_up: bool) -> SheetLocation | None:
+    """The lattice's location of a sheet whose markers could not place it, turned by the markers seen
+    (`markers_way_up`, when `way_up`) unless one of them lies inside the grid found: a look-alike decoded on
+    a drawing (`markers_inside_grid`), left out before the lattice is looked for again."""
+    for _ in range(2):
+        m_side, down = markers_way_up(found, side) if way_up else (None, None)
+        hint = m_side if m_side in ("A", "B") and side is None else side
+        seen = {k: c for k, c in found.items() if ID_SIDE.get(k) == m_side} if m_side in ("A", "B") else None
+        loc = locate_by_lattice(image, hint, quarter_turns, down=down if m_side in ("A", "B") else None,
+                                markers=seen)
+        fake = markers_inside_grid(seen, loc.cell_centres) if seen and loc is not None else set()
+        if not fake:
+            return loc
+        found = {k: c for k, c in found.items() if k not in fake}
+    return loc
+
+
 def locate(image: np.ndarray, gray: np.ndarray, side: str | None, quarter_turns: int | None = None) -> SheetLocation:
     """Markers first (a fast path and a check); otherwise the grid's own lattice; otherwise a clear error.
 
@@ -308,11 +333,7 @@ def locate(image: np.ndarray, gray: np.ndarray, side: str | None, quarter_turns:
         # lines is itself wholly in the photo.
         if exc.code not in ("markers_cut", "too_blurry", "too_small", "grid_cut", "unknown_side"):
             raise
-        m_side, down = markers_way_up(found, side) if exc.code != "unknown_side" else (None, None)
-        hint = m_side if m_side in ("A", "B") and side is None else side
-        seen = {k: c for k, c in found.items() if ID_SIDE.get(k) == m_side} if m_side in ("A", "B") else None
-        loc = locate_by_lattice(image, hint, quarter_turns, down=down if m_side in ("A", "B") else None,
-                                markers=seen)
+        loc = _locate_with_few_markers(image, found, side, quarter_turns, exc.code != "unknown_side")
         if loc is None or (exc.code == "grid_cut" and not _centres_inside(loc, gray.shape)):
             raise
         return loc
