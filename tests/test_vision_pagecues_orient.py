@@ -296,10 +296,11 @@ def test_a_hand_ruled_grids_overshoot_is_no_row_of_labels():
     assert margin_cue(labels, 0) > 0.3
 
 
-def _drawn_map(side: str, full: bool, seed: int = 0, printed: bool = False) -> tuple[np.ndarray, object]:
+def _drawn_map(side: str, full: bool, seed: int = 0, printed: bool = False,
+               rows_down: int = 0) -> tuple[np.ndarray, object]:
     """A grid ruled on plain paper with `side`'s five mountains drawn as peaks (`printed`: printed as the pad
-    prints them, a white peak on a dark square); `full`: every other cell coloured in (a finished map), else left
-    empty but for a few fills."""
+    prints them, a white peak on a dark square; `rows_down`: that many rows below the side's cells); `full`: every
+    other cell coloured in (a finished map), else left empty but for a few fills."""
     from companion.cartographers.data import MAPS
     from vision.lattice import Lattice
 
@@ -307,7 +308,7 @@ def _drawn_map(side: str, full: bool, seed: int = 0, printed: bool = False) -> t
     cell, g0 = 60, 170
     img = np.full((1100, 1100, 3), 236, np.uint8)
     fills = [(60, 140, 60), (200, 120, 40), (40, 190, 220), (120, 60, 150), (90, 90, 200)]
-    mountains = set(MAPS[side].mountains)
+    mountains = {(r + rows_down, c) for r, c in MAPS[side].mountains}
     for r in range(GRID_SIZE):
         for c in range(GRID_SIZE):
             x, y = g0 + c * cell, g0 + r * cell
@@ -376,6 +377,25 @@ def test_a_lattice_a_cell_off_moves_to_where_the_printed_mountains_are(dx, dy):
     moved = cell_off(img, off, None, z_off)
     assert np.abs(moved.points - true.points).max() < 1e-6
     assert cell_off(img, true, None, z_true) is true
+
+
+def test_lines_that_make_the_grid_are_not_moved_by_mountains_a_row_over():
+    """A ruled grid whose mountains stand a row below the side's cells (a player's peaks among dark fills can be
+    liked best a row over): the mountains would overrule the lines' lattice for the one a row down, but the lines
+    stop at the ruled grid's edge and a row down they are no grid, so the lines' lattice stays (three development
+    grids were read a cell off, every cell from its neighbour)."""
+    from vision.lattice import ink_map, overrules, segment_strengths
+    from vision.orient import MIN_CONFIRM, cell_off, lines_allow_shift, orient_lattice, shifted_lattice
+
+    img, true = _drawn_map("B", False, seed=1, printed=True, rows_down=1)
+    z_true = orient_lattice(img, true, text=False).confirm
+    z_down = orient_lattice(img, shifted_lattice(true, 0, 1), text=False).confirm
+    assert overrules(z_down, z_true, MIN_CONFIRM)  # the mountains alone would move it
+    assert cell_off(img, true, None, z_true) is true
+    segs = segment_strengths(ink_map(img), true.homography)
+    assert not any(lines_allow_shift(segs, dx, dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+    off = shifted_lattice(true, 0, -1)  # a lattice a row off the ruled lines: the lines let it move back
+    assert lines_allow_shift(segment_strengths(ink_map(img), off.homography), 0, 1)
 
 
 def test_without_printed_mountains_no_shift_is_confirmed():

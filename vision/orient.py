@@ -22,7 +22,7 @@ import numpy as np
 
 from companion.cartographers.data import GRID_SIZE, MAPS
 from printables.layout import sheet_layout
-from vision.lattice import Lattice, line_points
+from vision.lattice import EVIDENCE_ALONE, Lattice, ink_map, line_points, segment_evidence, segment_strengths
 from vision.pagecues import Extents, PaperCues, page_frame, turn_scores
 from vision.symbolup import symbol_votes
 from vision.upright import TEXT_CELL, TEXT_PAD, TextVotes, darkness, frame_paper, peak_cue, text_frame, text_votes
@@ -631,20 +631,38 @@ def cell_off(image: np.ndarray, lat: Lattice, side_hint: str | None, confirm: fl
     cells only where the grid really is: a lattice one cell over whose mountains overrule this one's
     (`vision.lattice.overrules`, the thresholds `settle_dispute` holds rivals to, with `MIN_CONFIRM`) wins.
     A sheet with no printed mountains confirms no shift and keeps its lines.
+
+    Lines that alone make the lattice the grid (segment evidence ≥ `EVIDENCE_ALONE`: 12 + 12 lines inside,
+    stopping at its edge) are not overruled by the mountains unless the lattice one cell over is a grid by its
+    lines too (`lines_allow_shift`): a home-made grid's mountains are the player's own small peaks among dark
+    fills, whose likeness a row over can beat theirs by chance. On 336 development photos the mountains moved
+    four lattices: one pad scan whose faint dashes agreed with the move (evidence −0.08 → 0.74) and three ruled
+    grids moved a cell off, every cell read from its neighbour (evidence 0.55–0.82 → −0.19–0.15).
     """
     from vision.lattice import overrules
 
     h, w = image.shape[:2]
     best, best_z = lat, confirm
+    segs = None
     for dx, dy in CELL_SHIFTS:
         moved = shifted_lattice(lat, dx, dy)
         x, y = moved.points[..., 0], moved.points[..., 1]
         if x.min() < 0 or y.min() < 0 or x.max() >= w or y.max() >= h:
             continue
         z = orient_lattice(image, moved, side_hint, text=False).confirm
-        if overrules(z, confirm, MIN_CONFIRM) and z > best_z:
+        if not (overrules(z, confirm, MIN_CONFIRM) and z > best_z):
+            continue
+        if segs is None:  # measured once, and only when the mountains would move the lattice (rare)
+            segs = segment_strengths(ink_map(image), lat.homography)
+        if lines_allow_shift(segs, dx, dy):
             best, best_z = moved, z
     return best
+
+
+def lines_allow_shift(segs: tuple[np.ndarray, ...], dx: int, dy: int) -> bool:
+    """May the printed mountains move a lattice whose segments are `segs` by (dx, dy) cells? Yes unless its lines
+    alone make it the grid (`EVIDENCE_ALONE`) and the lines one cell over do not."""
+    return segment_evidence(segs) < EVIDENCE_ALONE or segment_evidence(segs, dx, dy) >= EVIDENCE_ALONE
 
 
 def lattice_to_read(chosen: Lattice, confirm: float, by_markers: bool, seen: list[tuple[Lattice, float]]) -> Lattice:
