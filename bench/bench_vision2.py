@@ -34,6 +34,11 @@ Figures (drawable cells only: printed mountains and wastelands are excluded):
   rev-ans    (unless --no-taps) right after review as the player meets it: on a sheet whose way up was asked,
              counted on the reading after the answer (read again with `--turn K`, K = 0 too), as the web
              review shows it; on the others the same as `review`
+  rev-taps   (unless --no-taps) right after review as the issue's review runs it to the end: the way up answered
+             and every unsure group named (the taps above, at most one per terrain), then the cells still
+             flagged on the last reading are checked: every wrong cell flagged and at most 10 flagged. A cell of
+             a group the player named to its majority but which is another terrain stays wrong with confidence:
+             a silent error here too
 """
 
 from __future__ import annotations
@@ -160,13 +165,15 @@ def summarise(recs: list[dict]) -> dict:
         "taps_per_photo": (round(statistics.mean(r["taps"] for r in tapped), 1) if tapped else None),
         "after_taps_pct": (round(100 * sum(r["ok_after_taps"] for r in tapped)
                                  / sum(r["drawable"] for r in tapped), 1) if tapped else None),
+        "review_after_taps": (sum(1 for r in tapped if r.get("review_after_taps")) if tapped else None),
         "refusals": sorted({str(r.get("refusal")) for r in recs if not r["found"] and r.get("refusal")}),
     }
 
 
 COLS = [("photos", 6), ("found", 6), ("cells", 12), ("exact", 6), ("silent", 16), ("review", 7),
         ("orient", 7), ("asked", 6), ("o-silent", 9), ("fit max/p95", 12), ("coins", 6), ("s/ph", 6), ("crash", 6),
-        ("taps", 5), ("after", 6), ("o-ans", 6), ("rev-ans", 7)]
+        ("taps", 5), ("after", 6), ("o-ans", 6), ("rev-ans", 7),
+        ("rev-taps", 8)]
 
 
 def fmt_row(name: str, s: dict) -> str:
@@ -185,6 +192,7 @@ def fmt_row(name: str, s: dict) -> str:
         "-" if s["taps_per_photo"] is None else f"{s['taps_per_photo']:.1f}", pct(s["after_taps_pct"]),
         "-" if s["orientation_answers"] is None else str(s["orientation_answers"]),
         "-" if s["review_answered"] is None else str(s["review_answered"]),
+        "-" if s["review_after_taps"] is None else str(s["review_after_taps"]),
     ]
     return f"{name:22}" + "".join(f"{v:>{w + 1}}" for v, (_, w) in zip(vals, COLS, strict=True))
 
@@ -298,6 +306,8 @@ def run_one(cmd: list[str], folder: Path, job: tuple[str, str, str, int], index:
             current = nxt
         rec["taps"] = len(names) + asked
         rec["ok_after_taps"] = right_cells(tg, current.get("grid"))
+        last = score(photo.truth, current, 0, "", 0.0)
+        rec["review_after_taps"] = last["found"] and last["silent"] == 0 and last["flagged"] <= REVIEW_MAX
     return rec
 
 

@@ -33,7 +33,7 @@ def test_the_answer_column_is_in_the_table():
            "taps": 2, "ok_after_taps": 95, "orientation_answer": 1, "orientation_unsure": True}
     s = bench_vision2.summarise([rec, {**rec, "orientation_answer": None, "orientation_unsure": False}])
     assert s["orientation_answers"] == 1
-    assert bench_vision2.fmt_row("x", s).split()[-2] == "1"
+    assert bench_vision2.fmt_row("x", s).split()[-3] == "1"
 
 
 def test_review_after_the_answer_counts_the_reading_the_player_reviews():
@@ -48,4 +48,68 @@ def test_review_after_the_answer_counts_the_reading_the_player_reviews():
     del never_asked["review_answered"]
     s = bench_vision2.summarise([rec, never_asked, {**never_asked, "silent": 2}])
     assert s["review"] == 1 and s["review_answered"] == 2
+    assert bench_vision2.fmt_row("x", s).split()[-2] == "2"
+
+
+def test_review_after_taps_counts_the_last_reading_the_player_checks():
+    """`rev-taps`: on the last reading (way up answered, unsure groups named) every wrong cell is flagged and
+    at most 10 are; a sheet the bench tapped nothing on counts its first reading, and without taps the column is
+    empty."""
+    t = photo("handruled", seed=2).truth
+    drawable = [(r, c) for r in range(11) for c in range(11) if t["grid"][r][c] not in bench_vision2.FIXED]
+    sure = [[0.9] * 11 for _ in range(11)]
+    wrong = [row[:] for row in t["grid"]]
+    r0, c0 = drawable[0]
+    wrong[r0][c0] = "monster" if t["grid"][r0][c0] != "monster" else "forest"
+    right = bench_vision2.score(t, {"grid": t["grid"], "confidence": sure}, 0, "", 1.0)
+    silent = bench_vision2.score(t, {"grid": wrong, "confidence": sure}, 0, "", 1.0)
+    flagged = [row[:] for row in sure]
+    flagged[r0][c0] = 0.3
+    caught = bench_vision2.score(t, {"grid": wrong, "confidence": flagged}, 0, "", 1.0)
+    assert (right["silent"], silent["silent"], caught["silent"], caught["flagged"]) == (0, 1, 0, 1)
+    base = {"kind": "handruled", "style": "pencil", "difficulty": "normal", "seed": 0, "drawable": 100,
+            "found": True, "seconds": 1.0, "crash": False, "ok": 90, "silent": 3, "flagged": 40, "taps": 2,
+            "ok_after_taps": 99}
+    s = bench_vision2.summarise([{**base, "review_after_taps": True}, {**base, "review_after_taps": False},
+                                 {**base, "review_after_taps": True}])
+    assert s["review"] == 0 and s["review_after_taps"] == 2
     assert bench_vision2.fmt_row("x", s).split()[-1] == "2"
+    untapped = {k: v for k, v in base.items() if k not in ("taps", "ok_after_taps")}
+    assert bench_vision2.summarise([untapped])["review_after_taps"] is None
+
+
+FAKE_READER = '''
+import json, sys
+from pathlib import Path
+args = sys.argv[1:]
+photo = Path(args[1])
+truth = json.loads(photo.with_suffix(".json").read_text())["grid"]
+grid = [row[:] for row in truth]
+conf = [[0.95] * 11 for _ in range(11)]
+cells = [[r, c] for r in range(11) for c in range(11) if truth[r][c] == "farm"][:20]
+named = "--name" in args
+for r, c in cells:
+    if not named:
+        grid[r][c], conf[r][c] = "village", 0.4
+group = {"id": 1, "cells": cells, "example_cell": cells[0], "name": "farm" if named else "village",
+         "confidence": 0.99 if named else 0.4, "source": "given" if named else "colour"}
+print(json.dumps({"grid": grid, "confidence": conf, "groups": [group]}))
+'''
+
+
+def test_review_after_taps_is_scored_on_the_reading_after_the_groups_are_named(tmp_path):
+    """run_one with a stand-in reader (this test is of the bench, not of the reader): the first reading doubts a
+    group of 20 farms it calls villages (review fails: 20 flagged); the tap names it and the reading after is
+    right and sure, so the sheet is right after review once tapped."""
+    import sys
+
+    script = tmp_path / "reader.py"
+    script.write_text(FAKE_READER)
+    rec = bench_vision2.run_one([sys.executable, str(script)], tmp_path, ("ours", "marker", "normal", 3), 0,
+                                60, False, True, "photogen2")
+    assert rec["found"] and rec["flagged"] == 20 and rec["silent"] == 0
+    assert rec["taps"] == 1 and rec["ok_after_taps"] == rec["drawable"]
+    assert rec["review_after_taps"] is True
+    no_taps = bench_vision2.run_one([sys.executable, str(script)], tmp_path, ("ours", "marker", "normal", 3), 1,
+                                    60, False, False, "photogen2")
+    assert "review_after_taps" not in no_taps
