@@ -188,6 +188,33 @@ def test_a_confirming_tap_moves_nothing_else_and_a_correction_relearns_the_pens(
     assert cellread._with_names(P, F, Q0, {}, groups, {}, []) is Q0
 
 
+def test_a_tap_names_look_alikes_the_reader_doubted_but_not_those_it_is_sure_are_another_terrain():
+    """Three groups drawn in one hand look alike to the model (near-equal features). The player names group 1
+    "monster": group 2, which the reader doubted, takes the name; group 3, which the reader is sure is forest,
+    keeps its reading (letters in one pencil: a tap on one letter's group made every other letter that name);
+    group 4, already read "monster", takes it (it changes nothing)."""
+    from types import SimpleNamespace
+
+    rows = [list(range(0, 3)), list(range(3, 6)), list(range(6, 9)), list(range(9, 12))]
+    groups = [SimpleNamespace(id=i + 1, rows=r) for i, r in enumerate(rows)]
+    rng = np.random.default_rng(0)
+    emb = np.ones((12, 8)) + 0.01 * rng.standard_normal((12, 8))
+    Q0 = np.zeros((12, len(cellnet.CLASSES)))
+    Q0[0:3, 5] = 0.55
+    Q0[0:3, 1] = 0.45  # the tapped group: monster or forest
+    Q0[3:6, 2] = 0.5
+    Q0[3:6, 5] = 0.5  # doubted: village or monster
+    Q0[6:9, 1] = 0.95
+    Q0[6:9, 5] = 0.05  # sure: forest
+    Q0[9:12, 5] = 0.9
+    Q0[9:12, 1] = 0.1  # already monster
+    taught = cellread._taught(groups, emb, {1: "monster"}, Q0)
+    assert taught == {2: "monster", 4: "monster"}
+    assert cellread.sure_otherwise(Q0, rows[2], "monster") and not cellread.sure_otherwise(Q0, rows[2], "forest")
+    assert not cellread.sure_otherwise(Q0, rows[1], "monster")
+    assert cellread._taught(groups, emb, {}, Q0) == {}
+
+
 def test_a_sheet_mostly_in_doubt_is_doubted_whole_until_named():
     Q = np.full((100, 6), 0.01)
     Q[:, 1] = 0.95

@@ -328,7 +328,7 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
         if g.id in given:
             for k in g.rows:
                 fixed[k] = CLASSES.index(given[g.id])
-    taught = _taught(groups, E, given)
+    taught = _taught(groups, E, given, Q0)
     for g in groups:
         if g.id in taught:
             for k in g.rows:
@@ -449,8 +449,9 @@ def _with_names(P: np.ndarray, F: np.ndarray, Q0: np.ndarray, fixed: dict[int, i
     return Q
 
 
-def _taught(groups, emb: np.ndarray, given: dict[int, str]) -> dict[int, str]:
-    """Unnamed groups that look like a named one (the model's features, group means) take its name."""
+def _taught(groups, emb: np.ndarray, given: dict[int, str], Q0: np.ndarray) -> dict[int, str]:
+    """Unnamed groups that look like a named one (the model's features, group means) take its name, unless the
+    reader is sure they are another terrain (`sure_otherwise`)."""
     if not given:
         return {}
     mean = {g.id: emb[g.rows].mean(axis=0) for g in groups}
@@ -465,6 +466,21 @@ def _taught(groups, emb: np.ndarray, given: dict[int, str]) -> dict[int, str]:
         ranked = sorted(by_name.items(), key=lambda kv: -kv[1])
         best, sim = ranked[0]
         second = ranked[1][1] if len(ranked) > 1 else -1.0
-        if sim >= TAUGHT_SIMILARITY and sim - second >= TAUGHT_MARGIN:
+        if sim >= TAUGHT_SIMILARITY and sim - second >= TAUGHT_MARGIN and not sure_otherwise(Q0, g.rows, best):
             out[g.id] = best
     return out
+
+
+def sure_otherwise(Q0: np.ndarray, rows: list[int], name: str) -> bool:
+    """Does the reader, before any name, read these cells as one terrain other than `name`, and surely (the
+    group's members' mean probability of it at least `UNSURE_BELOW`, the review's own bar)?
+
+    Why a look-alike's name does not overrule that: cells in one pen or hand look alike to the model whatever
+    they are (letters in one pencil, one watercolour's washes), so a tap on one group made its look-alikes
+    that name even where the reader had them right and sure: on development photos a tap on a two-cell
+    "monster" group of letters turned 21 sure and right forest letters into monsters at 0.9, and a tap on one
+    forest wash turned three sure water cells into forest. A look-alike the reader doubted, or read as that
+    name already, still takes it.
+    """
+    k = group_names(Q0, [rows])[0]
+    return CLASSES[k] != name and float(Q0[rows, k].mean()) >= UNSURE_BELOW
