@@ -124,6 +124,11 @@ def score(truth: dict, out: dict | None, rc: int, stderr: str, seconds: float) -
     return rec
 
 
+def reviewed_right(rec: dict) -> bool:
+    """Right after review: a found reading whose wrong cells are all flagged, with at most `REVIEW_MAX` flagged."""
+    return bool(rec["found"]) and rec["silent"] == 0 and rec["flagged"] <= REVIEW_MAX
+
+
 def _is_grid(grid) -> bool:
     return isinstance(grid, list) and len(grid) == 11 and all(isinstance(r, list) and len(r) == 11 for r in grid)
 
@@ -147,9 +152,9 @@ def summarise(recs: list[dict]) -> dict:
         "silent": silent,
         "silent_pct_cells": round(100 * silent / tot, 1) if tot else None,
         "silent_pct_wrong": round(100 * silent / wrong, 1) if wrong else None,
-        "review": sum(1 for r in found if r["silent"] == 0 and r["flagged"] <= REVIEW_MAX),
-        "review_answered": (sum(1 for r in tapped if r.get("review_answered", r["silent"] == 0
-                                                           and r["flagged"] <= REVIEW_MAX)) if tapped else None),
+        "review": sum(1 for r in found if reviewed_right(r)),
+        "review_answered": (sum(1 for r in tapped if r.get("review_answered", reviewed_right(r)))
+                            if tapped else None),
         "orientation_right": sum(1 for r in found if r.get("orientation_right")),
         "orientation_asked": sum(1 for r in found if r.get("orientation_unsure")),
         "orientation_silent": sum(1 for r in found if not r.get("orientation_right")
@@ -172,8 +177,7 @@ def summarise(recs: list[dict]) -> dict:
 
 COLS = [("photos", 6), ("found", 6), ("cells", 12), ("exact", 6), ("silent", 16), ("review", 7),
         ("orient", 7), ("asked", 6), ("o-silent", 9), ("fit max/p95", 12), ("coins", 6), ("s/ph", 6), ("crash", 6),
-        ("taps", 5), ("after", 6), ("o-ans", 6), ("rev-ans", 7),
-        ("rev-taps", 8)]
+        ("taps", 5), ("after", 6), ("o-ans", 6), ("rev-ans", 7), ("rev-taps", 8)]
 
 
 def fmt_row(name: str, s: dict) -> str:
@@ -292,7 +296,7 @@ def run_one(cmd: list[str], folder: Path, job: tuple[str, str, str, int], index:
                 current = nxt
                 extra = [*extra, "--turn", str(k)]
                 answered = score(photo.truth, nxt, rc2, "", 0.0)
-                rec["review_answered"] = answered["silent"] == 0 and answered["flagged"] <= REVIEW_MAX
+                rec["review_answered"] = reviewed_right(answered)
         for _round in range(TAP_ROUNDS):
             new = tap_names(tg, current.get("groups") or [], tapped)
             if not new:
@@ -306,8 +310,7 @@ def run_one(cmd: list[str], folder: Path, job: tuple[str, str, str, int], index:
             current = nxt
         rec["taps"] = len(names) + asked
         rec["ok_after_taps"] = right_cells(tg, current.get("grid"))
-        last = score(photo.truth, current, 0, "", 0.0)
-        rec["review_after_taps"] = last["found"] and last["silent"] == 0 and last["flagged"] <= REVIEW_MAX
+        rec["review_after_taps"] = reviewed_right(score(photo.truth, current, 0, "", 0.0))
     return rec
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from companion.cartographers.data import GRID_SIZE, MAPS
 from printables.layout import sheet_layout
-from vision.lattice import EVIDENCE_ALONE, Lattice, ink_map, line_points, segment_evidence, segment_strengths
+from vision.lattice import EVIDENCE_ALONE, Lattice, ink_map, line_points, overrules, segment_evidence, segment_strengths
 from vision.pagecues import Extents, PaperCues, page_frame, turn_scores
 from vision.symbolup import symbol_votes
 from vision.upright import TEXT_CELL, TEXT_PAD, TextVotes, darkness, frame_paper, peak_cue, text_frame, text_votes
@@ -635,12 +635,10 @@ def cell_off(image: np.ndarray, lat: Lattice, side_hint: str | None, confirm: fl
     Lines that alone make the lattice the grid (segment evidence ≥ `EVIDENCE_ALONE`: 12 + 12 lines inside,
     stopping at its edge) are not overruled by the mountains unless the lattice one cell over is a grid by its
     lines too (`lines_allow_shift`): a home-made grid's mountains are the player's own small peaks among dark
-    fills, whose likeness a row over can beat theirs by chance. On 336 development photos the mountains moved
-    four lattices: one pad scan whose faint dashes agreed with the move (evidence −0.08 → 0.74) and three ruled
-    grids moved a cell off, every cell read from its neighbour (evidence 0.55–0.82 → −0.19–0.15).
+    fills, whose likeness a row over can beat theirs by chance. On 456 development photos the mountains moved
+    five lattices: one pad scan whose faint dashes agreed with the move (evidence −0.08 → 0.74) and four ruled
+    or printed grids moved a cell off, every cell read from its neighbour (evidence 0.55–0.82 → −0.19–0.15).
     """
-    from vision.lattice import overrules
-
     h, w = image.shape[:2]
     best, best_z = lat, confirm
     segs = None
