@@ -215,6 +215,27 @@ def test_a_tap_names_look_alikes_the_reader_doubted_but_not_those_it_is_sure_are
     assert cellread._taught(groups, emb, {}, Q0) == {}
 
 
+def test_a_tap_does_not_rename_members_the_reader_gives_the_name_next_to_no_chance():
+    """A group of look-alikes (one pencil's letters) mixes a forest, a village and an unsure cell; the player names
+    its example "forest". The village, which the reader gave forest no chance, keeps its own reading for checking;
+    the unsure cell and the example take the name, the example even where the reader disagreed (the player saw it)."""
+    from types import SimpleNamespace
+
+    Q0 = np.zeros((4, len(cellnet.CLASSES)))
+    Q0[0, 1] = 0.9
+    Q0[0, 2] = 0.1  # forest
+    Q0[1, 2] = 0.98
+    Q0[1, 1] = 0.02  # village, forest next to no chance
+    Q0[2, 1] = 0.3
+    Q0[2, 3] = 0.7  # unsure: farm, or forest
+    Q0[3, 2] = 0.99
+    Q0[3, 1] = 0.01  # the example, read village
+    g = SimpleNamespace(id=1, rows=[0, 1, 2, 3], cells=[(0, 0), (0, 1), (0, 2), (0, 3)], example=(0, 3))
+    assert cellread.disputed_members(Q0, g, "forest") == {1}
+    assert cellread.disputed_members(Q0, g, "village") == {2}  # the forest gave village a chance (0.1)
+    assert cellread.disputed_members(Q0, g, "forest", example_named=False) == {1, 3}  # a look-alike's name
+
+
 def test_a_sheet_mostly_in_doubt_is_doubted_whole_until_named():
     Q = np.full((100, 6), 0.01)
     Q[:, 1] = 0.95
