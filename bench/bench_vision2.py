@@ -25,10 +25,10 @@ Figures (drawable cells only: printed mountains and wastelands are excluded):
              `orient` measures it; else the turn whose grid matches best) and the photo is re-read with
              `read PHOTO --turn K` (K = 0, "yes", too: the same grid, its cells no longer doubted for a way up
              nobody knew); that answer is one tap and the taps that follow keep `--turn K`. Then each unsure
-             group (confidence < 0.7, not named yet) is named by the truth majority of its cells with
-             `read PHOTO --name G=terrain`, biggest group first and at most one tap per terrain (so a group of
-             smudges named "empty" is one more), then the photo is re-read and the still unsure groups are
-             tapped again (up to 3 rounds)
+             group (confidence < 0.7, not named yet) is named by the true terrain of its example cell (the
+             review's "Which terrain is this?" shows that cell) with `read PHOTO --name G=terrain`, biggest
+             group first and at most one tap per terrain (so a group of smudges named "empty" is one more),
+             then the photo is re-read and the still unsure groups are tapped again (up to 3 rounds)
   after      cells right after those taps, over found sheets (the issue's "after at most one tap per terrain")
   o-ans      (unless --no-taps) found sheets whose "Which edge is the top?" the player answered (one of the taps)
   rev-ans    (unless --no-taps) right after review as the player meets it: on a sheet whose way up was asked,
@@ -37,8 +37,11 @@ Figures (drawable cells only: printed mountains and wastelands are excluded):
   rev-taps   (unless --no-taps) right after review as the issue's review runs it to the end: the way up answered
              and every unsure group named (the taps above, at most one per terrain), then the cells still
              flagged on the last reading are checked: every wrong cell flagged and at most 10 flagged. A cell of
-             a group the player named to its majority but which is another terrain stays wrong with confidence:
-             a silent error here too
+             a group the player named which is another terrain stays wrong unless the reader doubts it: a silent
+             error here too
+  shown-taps (unless --no-taps) rev-taps with "flagged" meaning the cells the review highlights (the JSON's
+             "doubtful" list: the cells under 0.7 and the least sure of the rest, `vision.review`) instead of
+             the cells under 0.7; silent errors stay counted by confidence
 """
 
 from __future__ import annotations
@@ -90,6 +93,9 @@ def score(truth: dict, out: dict | None, rc: int, stderr: str, seconds: float) -
         return rec
     conf = out.get("confidence")
     ok = silent = flagged = 0
+    highlighted = out.get("doubtful")
+    check = ({tuple(rc) for rc in highlighted} if isinstance(highlighted, list) else None)
+    shown = missed = 0
     for r, c in drawable:
         right = grid[r][c] == tg[r][c]
         try:
@@ -99,7 +105,10 @@ def score(truth: dict, out: dict | None, rc: int, stderr: str, seconds: float) -
         ok += right
         flagged += not sure
         silent += (not right) and sure
-    rec.update(found=True, ok=ok, silent=silent, flagged=flagged)
+        seen = (not sure) if check is None else (r, c) in check
+        shown += seen
+        missed += (not right) and not seen
+    rec.update(found=True, ok=ok, silent=silent, flagged=flagged, shown=shown, missed=missed)
     g, t = np.array(grid, dtype=object), np.array(tg, dtype=object)
     matches = [int((np.rot90(g, k) == t).sum()) for k in range(4)]
     rec["orientation_right"] = matches[0] >= max(matches[1:])
@@ -124,8 +133,13 @@ def score(truth: dict, out: dict | None, rc: int, stderr: str, seconds: float) -
     return rec
 
 
-def reviewed_right(rec: dict) -> bool:
-    """Right after review: a found reading whose wrong cells are all flagged, with at most `REVIEW_MAX` flagged."""
+def reviewed_right(rec: dict, shown: bool = False) -> bool:
+    """Right after review: a found reading whose wrong cells are all flagged (confidence under 0.7), with at most
+    `REVIEW_MAX` flagged; with `shown`, flagged means highlighted by the review (the JSON's "doubtful" cells, which
+    add the least sure of the rest: `vision.review`)."""
+    if shown:
+        return bool(rec["found"]) and rec.get("missed", rec["silent"]) == 0 and \
+            rec.get("shown", rec["flagged"]) <= REVIEW_MAX
     return bool(rec["found"]) and rec["silent"] == 0 and rec["flagged"] <= REVIEW_MAX
 
 
@@ -171,13 +185,14 @@ def summarise(recs: list[dict]) -> dict:
         "after_taps_pct": (round(100 * sum(r["ok_after_taps"] for r in tapped)
                                  / sum(r["drawable"] for r in tapped), 1) if tapped else None),
         "review_after_taps": (sum(1 for r in tapped if r.get("review_after_taps")) if tapped else None),
+        "shown_after_taps": (sum(1 for r in tapped if r.get("shown_after_taps")) if tapped else None),
         "refusals": sorted({str(r.get("refusal")) for r in recs if not r["found"] and r.get("refusal")}),
     }
 
 
 COLS = [("photos", 6), ("found", 6), ("cells", 12), ("exact", 6), ("silent", 16), ("review", 7),
         ("orient", 7), ("asked", 6), ("o-silent", 9), ("fit max/p95", 12), ("coins", 6), ("s/ph", 6), ("crash", 6),
-        ("taps", 5), ("after", 6), ("o-ans", 6), ("rev-ans", 7), ("rev-taps", 8)]
+        ("taps", 5), ("after", 6), ("o-ans", 6), ("rev-ans", 7), ("rev-taps", 8), ("shown-taps", 10)]
 
 
 def fmt_row(name: str, s: dict) -> str:
@@ -197,6 +212,7 @@ def fmt_row(name: str, s: dict) -> str:
         "-" if s["orientation_answers"] is None else str(s["orientation_answers"]),
         "-" if s["review_answered"] is None else str(s["review_answered"]),
         "-" if s["review_after_taps"] is None else str(s["review_after_taps"]),
+        "-" if s["shown_after_taps"] is None else str(s["shown_after_taps"]),
     ]
     return f"{name:22}" + "".join(f"{v:>{w + 1}}" for v, (_, w) in zip(vals, COLS, strict=True))
 
@@ -225,19 +241,27 @@ def _json(stdout: str) -> dict | None:
 
 
 def tap_names(truth_grid: list[list[str]], groups: list[dict], tapped: set[str]) -> dict[int, str]:
-    """The player's taps on one reading: each unsure group not named yet gets the truth majority of its
-    cells, biggest group first, at most one tap per terrain (`tapped` collects the terrains named so far)."""
+    """The player's taps on one reading: the review shows each unsure group not named yet by its example cell
+    ("Which terrain is this?") and the player answers with that cell's true terrain, biggest group first, at most
+    one tap per terrain (`tapped` collects the terrains named so far); an example on a printed cell is skipped.
+    Groups without an example cell in the JSON are answered with their cells' truth majority."""
     out: dict[int, str] = {}
     unsure = [g for g in groups if g.get("source") != "given" and float(g.get("confidence", 1.0)) < DOUBT]
     for g in sorted(unsure, key=lambda g: -len(g.get("cells", []))):
-        votes: dict[str, int] = {}
-        for r, c in g.get("cells", []):
-            t = truth_grid[r][c]
-            if t not in FIXED:
-                votes[t] = votes.get(t, 0) + 1
-        if not votes:
-            continue
-        best = max(votes, key=votes.get)
+        example = g.get("example_cell")
+        if isinstance(example, list | tuple) and len(example) == 2:
+            best = truth_grid[int(example[0])][int(example[1])]
+            if best in FIXED:
+                continue
+        else:
+            votes: dict[str, int] = {}
+            for r, c in g.get("cells", []):
+                t = truth_grid[r][c]
+                if t not in FIXED:
+                    votes[t] = votes.get(t, 0) + 1
+            if not votes:
+                continue
+            best = max(votes, key=votes.get)
         if best in tapped:
             continue
         out[int(g["id"])] = best
@@ -310,7 +334,14 @@ def run_one(cmd: list[str], folder: Path, job: tuple[str, str, str, int], index:
             current = nxt
         rec["taps"] = len(names) + asked
         rec["ok_after_taps"] = right_cells(tg, current.get("grid"))
-        rec["review_after_taps"] = reviewed_right(score(photo.truth, current, 0, "", 0.0))
+        last = score(photo.truth, current, 0, "", 0.0)
+        rec["review_after_taps"] = reviewed_right(last)
+        rec["shown_after_taps"] = reviewed_right(last, shown=True)
+        # what the review ends on, for the reasons a sheet is not right after review
+        rec["after_taps"] = {"silent": last.get("silent", 0), "flagged": last.get("flagged", 0),
+                             "shown": last.get("shown", 0), "missed": last.get("missed", 0),
+                             "warnings": list(current.get("warning_codes") or []),
+                             "args": [*extra, *(["--name", *(f"{g}={t}" for g, t in names.items())] if names else [])]}
     return rec
 
 

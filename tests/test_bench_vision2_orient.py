@@ -33,7 +33,7 @@ def test_the_answer_column_is_in_the_table():
            "taps": 2, "ok_after_taps": 95, "orientation_answer": 1, "orientation_unsure": True}
     s = bench_vision2.summarise([rec, {**rec, "orientation_answer": None, "orientation_unsure": False}])
     assert s["orientation_answers"] == 1
-    assert bench_vision2.fmt_row("x", s).split()[-3] == "1"
+    assert bench_vision2.fmt_row("x", s).split()[-4] == "1"
 
 
 def test_review_after_the_answer_counts_the_reading_the_player_reviews():
@@ -48,7 +48,7 @@ def test_review_after_the_answer_counts_the_reading_the_player_reviews():
     del never_asked["review_answered"]
     s = bench_vision2.summarise([rec, never_asked, {**never_asked, "silent": 2}])
     assert s["review"] == 1 and s["review_answered"] == 2
-    assert bench_vision2.fmt_row("x", s).split()[-2] == "2"
+    assert bench_vision2.fmt_row("x", s).split()[-3] == "2"
 
 
 def test_review_after_taps_counts_the_last_reading_the_player_checks():
@@ -73,9 +73,34 @@ def test_review_after_taps_counts_the_last_reading_the_player_checks():
     s = bench_vision2.summarise([{**base, "review_after_taps": True}, {**base, "review_after_taps": False},
                                  {**base, "review_after_taps": True}])
     assert s["review"] == 0 and s["review_after_taps"] == 2
-    assert bench_vision2.fmt_row("x", s).split()[-1] == "2"
+    assert bench_vision2.fmt_row("x", s).split()[-2] == "2"
     untapped = {k: v for k, v in base.items() if k not in ("taps", "ok_after_taps")}
     assert bench_vision2.summarise([untapped])["review_after_taps"] is None
+
+
+def test_shown_counts_the_cells_the_review_highlights():
+    """`shown-taps`: with the JSON's "doubtful" list (what the review highlights), a wrong cell at 0.9 that the
+    list holds is caught, though still a silent error by confidence; without the list, shown is flagged."""
+    t = photo("handruled", seed=2).truth
+    drawable = [(r, c) for r in range(11) for c in range(11) if t["grid"][r][c] not in bench_vision2.FIXED]
+    sure = [[0.9] * 11 for _ in range(11)]
+    wrong = [row[:] for row in t["grid"]]
+    r0, c0 = drawable[0]
+    wrong[r0][c0] = "monster" if t["grid"][r0][c0] != "monster" else "forest"
+    plain = bench_vision2.score(t, {"grid": wrong, "confidence": sure}, 0, "", 1.0)
+    assert (plain["silent"], plain["missed"], plain["shown"]) == (1, 1, 0)
+    listed = bench_vision2.score(t, {"grid": wrong, "confidence": sure, "doubtful": [[r0, c0], list(drawable[1])]},
+                                 0, "", 1.0)
+    assert (listed["silent"], listed["flagged"], listed["missed"], listed["shown"]) == (1, 0, 0, 2)
+    assert not bench_vision2.reviewed_right(listed) and bench_vision2.reviewed_right(listed, shown=True)
+    many = bench_vision2.score(t, {"grid": wrong, "confidence": sure, "doubtful": [list(rc) for rc in drawable[:11]]},
+                               0, "", 1.0)
+    assert many["missed"] == 0 and not bench_vision2.reviewed_right(many, shown=True)  # 11 shown: over 10
+    base = {"kind": "handruled", "style": "pencil", "difficulty": "normal", "seed": 0, "drawable": 100,
+            "found": True, "seconds": 1.0, "crash": False, "ok": 90, "silent": 3, "flagged": 4, "taps": 2,
+            "ok_after_taps": 99, "review_after_taps": False}
+    s = bench_vision2.summarise([{**base, "shown_after_taps": True}, base])
+    assert s["shown_after_taps"] == 1 and bench_vision2.fmt_row("x", s).split()[-1] == "1"
 
 
 FAKE_READER = '''

@@ -244,6 +244,7 @@ def test_vision_eval_scores_a_folder_of_confirmed_photos(tmp_path):
     # initials are evidence for their terrain (vision.symbols.LETTER_TRUST): few taps, maybe none
     assert s["accuracy_after_taps"] >= 0.97 and s["silent"] == 0 and 0 <= s["taps_per_photo"] <= 5
     assert sum(b["cells"] for b in s["reliability"]) == s["cells"]
+    assert s["right_after_review_shown"] >= s["right_after_review"] == 1  # the highlighted cells hold the flagged
     cp = subprocess.run([sys.executable, "-m", "companion.cli", "vision-eval", str(tmp_path / "nothing")], cwd=ROOT,
                         env=ENV, capture_output=True, text=True, timeout=60)
     assert cp.returncode == 2 and "not a folder" in cp.stderr

@@ -6,10 +6,11 @@ photos a player chose to keep from the review screen and of the independent visi
 
 Counting (the same rules as the development set's scorer): only drawable cells count (printed mountains and
 wastelands are always known); a refused photo counts as not found. A **silent error** is a wrong cell with
-confidence ≥ 0.7 (the review screen would not flag it); a photo is **right after review** when it has no
-silent error and at most 10 flagged cells. **After taps** re-reads each photo once with the true terrain
-given for the biggest unsure group of each terrain, then again for terrains still unsure (what one tap
-per terrain on the review screen does).
+confidence ≥ 0.7 (its confidence does not flag it); a photo is **right after review** when it has no silent error
+and at most 10 flagged cells; **shown** counts the same with the cells the review highlights (the reading's
+`doubtful_cells()`: those under 0.7 and the least sure of the rest, `vision.review`) in place of the flagged
+ones. **After taps** re-reads each photo once with the true terrain given for the biggest unsure group of each
+terrain, then again for terrains still unsure (what one tap per terrain on the review screen does).
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ class PhotoScore:
     right: int = 0
     silent: int = 0
     flagged: int = 0
+    missed: int = 0  # wrong cells the review does not highlight (its "doubtful" list: `vision.review`)
+    shown: int = 0  # cells the review highlights
     error: str | None = None
     conf: list[float] = field(default_factory=list)
     ok: list[bool] = field(default_factory=list)
@@ -73,12 +76,15 @@ def cases_in(folder: str | Path) -> Iterator[Case]:
 def score_reading(case: Case, reading) -> PhotoScore:
     drawable = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if case.grid[r][c] not in FIXED]
     s = PhotoScore(case.name, True, len(drawable))
+    highlighted = set(reading.doubtful_cells())
     for r, c in drawable:
         right = reading.grid[r][c] == case.grid[r][c]
         conf = float(reading.confidence[r][c])
         s.right += right
         s.flagged += conf < DOUBT
         s.silent += (not right) and conf >= DOUBT
+        s.shown += (r, c) in highlighted
+        s.missed += (not right) and (r, c) not in highlighted
         s.conf.append(conf)
         s.ok.append(right)
     return s
@@ -150,6 +156,7 @@ def summary(scores: list[PhotoScore]) -> dict:
         "silent_share_of_cells": silent / cells if cells else None,
         "silent_share_of_wrong": silent / wrong if wrong else 0.0,
         "right_after_review": sum(s.silent == 0 and s.flagged <= REVIEW_MAX for s in found),
+        "right_after_review_shown": sum(s.missed == 0 and s.shown <= REVIEW_MAX for s in found),
         "flagged_per_photo": float(np.mean([s.flagged for s in found])) if found else None,
         "taps_per_photo": float(np.mean([s.taps for s in after])) if after else None,
         "accuracy_after_taps": (sum(s.right_after_taps for s in after) / sum(s.drawable for s in after)
@@ -163,7 +170,7 @@ def summary(scores: list[PhotoScore]) -> dict:
 def table(rows: list[tuple[str, dict]]) -> str:
     """The benchmark's table: one row per set, then the reliability table of each."""
     head = (f"{'set':28}{'photos':>7}{'found':>7}{'cells':>9}{'exact':>7}{'silent/wrong':>14}{'silent %':>10}"
-            f"{'review':>8}{'taps':>6}{'after taps':>11}")
+            f"{'review':>8}{'shown':>7}{'taps':>6}{'after taps':>11}")
     lines = [head]
     for name, s in rows:
         acc = f"{100 * s['cell_accuracy']:.1f}%" if s["cell_accuracy"] is not None else "n/a"
@@ -172,7 +179,7 @@ def table(rows: list[tuple[str, dict]]) -> str:
         after = f"{100 * s['accuracy_after_taps']:.1f}%" if s["accuracy_after_taps"] is not None else "-"
         lines.append(f"{name[:28]:28}{s['photos']:>7}{s['found']:>7}{acc:>9}{s['exact']:>7}"
                      f"{str(s['silent']) + '/' + str(s['wrong']):>14}{sil:>10}{s['right_after_review']:>8}"
-                     f"{taps:>6}{after:>11}")
+                     f"{s['right_after_review_shown']:>7}{taps:>6}{after:>11}")
     for name, s in rows:
         if not s["reliability"]:
             continue

@@ -37,10 +37,11 @@ from vision.messages import Note
 from vision.orient import locate_by_lattice, reorient
 from vision.paperlines import remove_paper_lines
 from vision.rectify import canon_to_image, rectify, rectify_patch
+from vision.review import THRESHOLD, cells_to_check
 from vision.sideprob import doubt_printed, side_probability
 from vision.wayup import NO_RIVALS, printed_mask, unsure_confidence
 
-CONFIDENCE_THRESHOLD = 0.7  # cells below this are shown as doubtful and should be confirmed by the player
+CONFIDENCE_THRESHOLD = THRESHOLD  # cells below this are shown as doubtful and should be confirmed by the player
 CROSSED_MONSTER_DOUBT = 0.6  # a "destroyed" cross over a monster's colour on a base-game side (see below)
 HEROES_SIDES = frozenset(CARD_SETS[HEROES].sides)
 
@@ -115,8 +116,10 @@ class SheetReading:
         """Groups whose name the reader is not sure of: one tap on their example cell names them all."""
         return [g for g in self.groups if g.source != "given" and g.confidence < threshold]
 
-    def doubtful_cells(self, threshold: float = CONFIDENCE_THRESHOLD) -> list[tuple[int, int]]:
-        return [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if self.confidence[r][c] < threshold]
+    def doubtful_cells(self) -> list[tuple[int, int]]:
+        """The cells the review highlights for checking (`vision.review.cells_to_check`): those under the
+        confidence threshold and, on a sheet with few of them, the least sure of the rest."""
+        return cells_to_check(self.confidence)
 
     def turned_half(self) -> SheetReading:
         """The same reading a half turn round: the review's answer "No" to "Is this the top of your sheet?".
@@ -259,8 +262,9 @@ def _box(canon: Canon, offsets: np.ndarray | None, r: int, c: int) -> tuple[floa
     return x, y, s
 
 
-def draw_overlay(canon_img: np.ndarray, canon: Canon, grid, conf: np.ndarray, coins_filled,
+def draw_overlay(canon_img: np.ndarray, canon: Canon, grid, check: list[tuple[int, int]], coins_filled,
                  offsets: np.ndarray | None = None) -> np.ndarray:
+    """The straightened sheet tinted with the reading, the cells to `check` outlined in red, the coins circled."""
     out = canon_img.copy()
     tint = out.copy()
     for r in range(GRID_SIZE):
@@ -277,7 +281,7 @@ def draw_overlay(canon_img: np.ndarray, canon: Canon, grid, conf: np.ndarray, co
             if label:
                 cv2.putText(out, label, (int(x + s * 0.3), int(y + s * 0.7)), cv2.FONT_HERSHEY_SIMPLEX, s / 45,
                             (0, 0, 0), 2, cv2.LINE_AA)
-            if conf[r, c] < CONFIDENCE_THRESHOLD:
+            if (r, c) in check:
                 cv2.rectangle(out, (int(x + 1), int(y + 1)), (int(x + s - 1), int(y + s - 1)), (0, 0, 255), 3)
     for coin, filled in zip(canon.layout.coins, coins_filled, strict=False):
         r = canon.px(coin.d_pt / 2)
@@ -500,10 +504,10 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
     qr = early_qr or (qr_job.result() if qr_job is not None else None)
     if qr is not None and qr.side != loc.side:
         notes.append(Note.of("qr_side_mismatch", qr=qr.side, side=loc.side))
-    n_doubt = int((cls.confidence < CONFIDENCE_THRESHOLD).sum())
-    if n_doubt:
-        notes.append(Note.of("doubtful_cells", n=n_doubt))
-    ov = draw_overlay(canon_img, canon, cls.grid, cls.confidence, coins.filled, offsets) if overlay else None
+    check = cells_to_check(cls.confidence)
+    if check:
+        notes.append(Note.of("doubtful_cells", n=len(check)))
+    ov = draw_overlay(canon_img, canon, cls.grid, check, coins.filled, offsets) if overlay else None
     return SheetReading(
         side=loc.side,
         grid=cls.grid,
