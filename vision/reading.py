@@ -38,6 +38,7 @@ from vision.orient import locate_by_lattice, reorient
 from vision.paperlines import remove_paper_lines
 from vision.rectify import canon_to_image, rectify, rectify_patch
 from vision.review import THRESHOLD, cells_to_check
+from vision.sidelook import SIDES, all_cells, other_side_by_look
 from vision.sideprob import doubt_printed, side_probability
 from vision.wayup import NO_RIVALS, printed_mask, unsure_confidence
 
@@ -460,10 +461,18 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
         if clean.changed:
             cells_norm, outline_norm = clean.image, norm
     printed = printed_cells(loc.side)
+    # A side the reader chose itself is checked by how the mountain cells of both sides look to the model
+    # (`vision.sidelook`): every cell is read then, the printed ones too.
+    check_side = side is None and loc.method != "markers" and loc.side in SIDES and early_qr is None
     net = None if cells == "features" else read_net(
         photo.image, centres_in_photo(canon, loc.homography, offsets, 1.0),
-        [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if (r, c) not in printed],
+        all_cells() if check_side else [rc for rc in all_cells() if rc not in printed],
         legend_quads(canon, loc.homography, warp.box) if loc.method == "markers" else None)
+    if net is not None and check_side:
+        other = other_side_by_look(net.cells, net.emb, loc.side)
+        if other is not None:
+            return _read_sheet(source, other, overlay=overlay, names=names, quarter_turns=quarter_turns,
+                               cells=cells, heroes=heroes)
     context = sheet_context(loc, warp.measured, blur / canon.cell_px)
     if net is not None:
         cls = read_cells_net(net, cells_norm, canon, loc.side, offsets, warp.box, loc.method, names, outline_norm,

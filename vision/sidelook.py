@@ -1,0 +1,56 @@
+"""Stage 7d: the side of a sheet without markers, checked by how its mountain cells look to the cell model.
+
+Why: `vision.orient` chooses the side from grey patches (the printed mountains alike and darker than the rest).
+Washes, heavy fills and glare fool that, and then every printed cell of the chosen side lies on a drawn cell:
+5 to 12 cells read as mountains or wastelands with full confidence, all wrong together. The cell model's features
+(its last layer, `NetCells.emb`) see a printed mountain as one and the same thing whatever the pen or the light
+around it, so the five cells where the true side prints its mountains are far more alike to the model than the
+five where the other side does. On development photos without markers (seeds 800.. and 1000.., both generators,
+171 found sheets) this likeness named the true side on 168 sheets where the orientation cues did on 160; no sheet
+on its true side had the other side ahead by more than 0.07, and 8 of the 11 on the wrong side had the true side
+ahead by more than 0.28 (`bench/README.md`). So when the other side's mountains look more alike than the chosen
+side's by `LOOK_SWITCH`, the sheet is read again as the other side.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.cartographers.data import GRID_SIZE, MAPS
+
+LOOK_SWITCH = 0.15  # the other side's mountains this much more alike (mean cosine, less the rest) → the other side
+SIDES = ("A", "B")  # the base game's sides, told apart by where their mountains are
+
+
+def all_cells() -> list[tuple[int, int]]:
+    return [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)]
+
+
+def likeness(unit: np.ndarray, rows: list[int]) -> float:
+    """How alike the cells `rows` look to each other (mean cosine of their unit features) less how alike they
+    look to every other cell: printed mountains are like each other and unlike the map around them."""
+    n = len(rows)
+    if n < 2 or n >= len(unit):
+        return 0.0
+    sim = unit[rows] @ unit.T
+    within = (sim[:, rows].sum() - n) / (n * (n - 1))
+    rest = np.ones(len(unit), bool)
+    rest[rows] = False
+    return float(within - sim[:, rest].mean())
+
+
+def look_margin(cells: list[tuple[int, int]], emb: np.ndarray, side: str) -> float:
+    """How much more alike `side`'s mountain cells look than the other side's (positive: `side` is the likelier).
+    `cells` are the rows of `emb`, which must hold every mountain cell of both sides."""
+    row = {c: k for k, c in enumerate(cells)}
+    unit = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-6)
+    other = SIDES[1 - SIDES.index(side)]
+    return likeness(unit, [row[c] for c in MAPS[side].mountains]) - likeness(
+        unit, [row[c] for c in MAPS[other].mountains])
+
+
+def other_side_by_look(cells: list[tuple[int, int]], emb: np.ndarray, side: str) -> str | None:
+    """The other base side when its mountains look more alike than `side`'s by LOOK_SWITCH, else None."""
+    if side not in SIDES:
+        return None
+    return SIDES[1 - SIDES.index(side)] if look_margin(cells, emb, side) < -LOOK_SWITCH else None
