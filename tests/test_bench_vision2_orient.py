@@ -51,16 +51,22 @@ def test_review_after_the_answer_counts_the_reading_the_player_reviews():
     assert bench_vision2.fmt_row("x", s).split()[-3] == "2"
 
 
+def one_cell_wrong():
+    """A truth, its drawable cells, confidences all 0.9 and a reading wrong on the first drawable cell only."""
+    t = photo("handruled", seed=2).truth
+    drawable = [(r, c) for r in range(11) for c in range(11) if t["grid"][r][c] not in bench_vision2.FIXED]
+    wrong = [row[:] for row in t["grid"]]
+    r0, c0 = drawable[0]
+    wrong[r0][c0] = "monster" if t["grid"][r0][c0] != "monster" else "forest"
+    return t, drawable, [[0.9] * 11 for _ in range(11)], wrong
+
+
 def test_review_after_taps_counts_the_last_reading_the_player_checks():
     """`rev-taps`: on the last reading (way up answered, unsure groups named) every wrong cell is flagged and
     at most 10 are; a sheet the bench tapped nothing on counts its first reading, and without taps the column is
     empty."""
-    t = photo("handruled", seed=2).truth
-    drawable = [(r, c) for r in range(11) for c in range(11) if t["grid"][r][c] not in bench_vision2.FIXED]
-    sure = [[0.9] * 11 for _ in range(11)]
-    wrong = [row[:] for row in t["grid"]]
+    t, drawable, sure, wrong = one_cell_wrong()
     r0, c0 = drawable[0]
-    wrong[r0][c0] = "monster" if t["grid"][r0][c0] != "monster" else "forest"
     right = bench_vision2.score(t, {"grid": t["grid"], "confidence": sure}, 0, "", 1.0)
     silent = bench_vision2.score(t, {"grid": wrong, "confidence": sure}, 0, "", 1.0)
     flagged = [row[:] for row in sure]
@@ -81,12 +87,8 @@ def test_review_after_taps_counts_the_last_reading_the_player_checks():
 def test_shown_counts_the_cells_the_review_highlights():
     """`shown-taps`: with the JSON's "doubtful" list (what the review highlights), a wrong cell at 0.9 that the
     list holds is caught, though still a silent error by confidence; without the list, shown is flagged."""
-    t = photo("handruled", seed=2).truth
-    drawable = [(r, c) for r in range(11) for c in range(11) if t["grid"][r][c] not in bench_vision2.FIXED]
-    sure = [[0.9] * 11 for _ in range(11)]
-    wrong = [row[:] for row in t["grid"]]
+    t, drawable, sure, wrong = one_cell_wrong()
     r0, c0 = drawable[0]
-    wrong[r0][c0] = "monster" if t["grid"][r0][c0] != "monster" else "forest"
     plain = bench_vision2.score(t, {"grid": wrong, "confidence": sure}, 0, "", 1.0)
     assert (plain["silent"], plain["missed"], plain["shown"]) == (1, 1, 0)
     listed = bench_vision2.score(t, {"grid": wrong, "confidence": sure, "doubtful": [[r0, c0], list(drawable[1])]},

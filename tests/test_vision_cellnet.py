@@ -215,10 +215,11 @@ def test_a_tap_names_look_alikes_the_reader_doubted_but_not_those_it_is_sure_are
     assert cellread._taught(groups, emb, {}, Q0) == {}
 
 
-def test_a_tap_does_not_rename_members_the_reader_gives_the_name_next_to_no_chance():
-    """A group of look-alikes (one pencil's letters) mixes a forest, a village and an unsure cell; the player names
-    its example "forest". The village, which the reader gave forest no chance, keeps its own reading for checking;
-    the unsure cell and the example take the name, the example even where the reader disagreed (the player saw it)."""
+def test_a_tap_does_not_rename_members_the_reader_sets_apart_and_gives_the_name_next_to_no_chance():
+    """A group of look-alikes (one pencil's letters) mixes forests, a village and an unsure cell; the player names
+    its example "forest". The village, which the reader set apart from the group (read forest as a whole) and gave
+    forest no chance, keeps its own reading for checking; the unsure cell and the example take the name, the
+    example even where the reader disagreed (the player saw it). A group misread as a whole takes the name."""
     from types import SimpleNamespace
 
     Q0 = np.zeros((4, len(cellnet.CLASSES)))
@@ -234,6 +235,21 @@ def test_a_tap_does_not_rename_members_the_reader_gives_the_name_next_to_no_chan
     assert cellread.disputed_members(Q0, g, "forest") == {1}
     assert cellread.disputed_members(Q0, g, "village") == {2}  # the forest gave village a chance (0.1)
     assert cellread.disputed_members(Q0, g, "forest", example_named=False) == {1, 3}  # a look-alike's name
+    # a group the reader misread as a whole (a private code's digits, all read farm) takes the name, every member
+    code = np.zeros((3, len(cellnet.CLASSES)))
+    code[:, 3] = 0.97
+    code[:, 2] = 0.01
+    code[:, 1] = 0.02
+    g = SimpleNamespace(id=2, rows=[0, 1, 2], cells=[(1, 0), (1, 1), (1, 2)], example=(1, 0))
+    assert cellread.disputed_members(code, g, "village") == set()
+    # … but a stray example (read water, the rest forest) named water leaves the forests their reading
+    stray = code.copy()
+    stray[:, :] = 0.0
+    stray[0, 4] = 1.0
+    stray[1:, 1] = 0.99
+    stray[1:, 4] = 0.01
+    assert cellread.disputed_members(stray, g, "water") == {1, 2}
+    assert cellread.disputed_members(stray, g, "water", example_named=False) == {1, 2}  # the group reads water
 
 
 def test_a_sheet_mostly_in_doubt_is_doubted_whole_until_named():

@@ -186,12 +186,15 @@ def adapt(probs: np.ndarray, colour: np.ndarray, fixed: dict[int, int] | None = 
 SHEET_DOUBT_SHARE = 0.08
 SHEET_DOUBT_CAP = 0.6
 
-# A tap names the group's example cell; the group's other members follow unless the reader, before any name,
-# gives the name next to no chance (below TAP_DISPUTE) for them. Groups gather cells by look, and a group can mix
-# terrains (letters in one pencil, a wash over two colours): on development photos with taps (seeds 1000.., both
-# generators, 964 members of tapped groups) 111 members had the name below 0.05, 94 of them truly another terrain,
-# which the reader's own reading had right for 91; the name made all of them silent errors at 1.0. Such a member
-# keeps its own reading, capped at DISPUTED_CAP so the review shows it.
+# A tap names the group's example cell; the group's other members follow unless the reader, before any name, set
+# them apart (read as another terrain than the group as a whole, or than the example) and gives the name next to no
+# chance (below TAP_DISPUTE). Groups gather cells by look, and a group can mix terrains (letters in one pencil, a
+# wash over two colours). On development photos with taps (seeds 800.. and 1000.., both generators, the members of
+# tapped groups but their examples) 146 members were so set apart, 138 of them truly another terrain, which their
+# own reading had right for 137; the name made them silent errors at 1.0. Such a member keeps its own reading,
+# capped at DISPUTED_CAP so the review shows it. (The low probability alone disputed 176, 27 of them wrongly:
+# members of groups the reader misread as a whole, such as a private code's digits, which the tap is there to
+# correct.)
 TAP_DISPUTE = 0.05
 DISPUTED_CAP = 0.6
 
@@ -486,11 +489,25 @@ def _taught(groups, emb: np.ndarray, given: dict[int, str], Q0: np.ndarray) -> d
 
 
 def disputed_members(Q0: np.ndarray, group, name: str, example_named: bool = True) -> set[int]:
-    """The rows of `group` whose first reading gives `name` a probability under TAP_DISPUTE, but for its example
-    when `example_named` (the player named the group on that cell: it is the name whatever the reader says)."""
+    """The rows of `group` that the first reading sets apart and gives `name` a probability under TAP_DISPUTE.
+    Set apart: read as another terrain than the group as a whole, or (when `example_named`: the player named the
+    group on its example cell) than the example. The example itself is never disputed then: it is the name
+    whatever the reader says.
+
+    Why "set apart": a group the reader misread as a whole (a private code of digits, every one read "farm", the
+    example too) is exactly what a tap corrects, and every member takes the name; a member read like the rest of
+    the group while the example was read otherwise (the example a stray of another terrain) is not."""
     k = CLASSES.index(name)
-    return {row for row, rc in zip(group.rows, group.cells, strict=True)
-            if not (example_named and tuple(rc) == tuple(group.example)) and float(Q0[row, k]) < TAP_DISPUTE}
+    first = group_names(Q0, [group.rows])[0]
+    ex = group.rows[[tuple(rc) for rc in group.cells].index(tuple(group.example))] if example_named else None
+    out = set()
+    for row in group.rows:
+        if row == ex or float(Q0[row, k]) >= TAP_DISPUTE:
+            continue
+        own = int(Q0[row].argmax())
+        if own != first or (ex is not None and own != int(Q0[ex].argmax())):
+            out.add(row)
+    return out
 
 
 def sure_otherwise(Q0: np.ndarray, rows: list[int], name: str) -> bool:

@@ -23,6 +23,7 @@ SIDES = ("A", "B")  # the base game's sides, told apart by where their mountains
 
 
 def all_cells() -> list[tuple[int, int]]:
+    """Every cell of the grid, row by row (the cells read when the side is checked)."""
     return [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)]
 
 
