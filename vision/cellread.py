@@ -337,7 +337,7 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
     fixed: dict[int, int] = {}
     given = {g.id: names[g.id] for g in groups if names.get(g.id) in NAMEABLE}
     taught = _taught(groups, E, given, Q0)
-    disputed: set[int] = set()  # members of a named group the reader surely reads otherwise
+    disputed: set[int] = set()  # members of a named group the first reading sets apart (`disputed_members`)
     for g in groups:
         name = given.get(g.id) or taught.get(g.id)
         if name is None:
