@@ -40,9 +40,10 @@ def test_no_switch_without_a_clear_lead_or_off_the_base_sides():
 
 def test_likeness_is_within_less_the_rest():
     unit = np.eye(4)[[0, 0, 1, 2]].astype(float)
-    assert likeness(unit, [0, 1]) == pytest.approx(1.0)  # alike each other, unlike the others
-    assert likeness(unit, [2, 3]) == pytest.approx(0.0)
-    assert likeness(unit, [0]) == 0.0
+    sim = unit @ unit.T  # the cells' cosine similarities
+    assert likeness(sim, [0, 1]) == pytest.approx(1.0)  # alike each other, unlike the others
+    assert likeness(sim, [2, 3]) == pytest.approx(0.0)
+    assert likeness(sim, [0]) == 0.0
 
 
 def test_a_reading_on_the_wrong_side_is_read_again_on_the_side_its_mountains_show(monkeypatch):

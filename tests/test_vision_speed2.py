@@ -143,7 +143,7 @@ def test_printed_like_many_equals_one_set_at_a_time():
     med = float(np.median(dark))
     sets = np.stack([rng.choice(121, 5, replace=False) for _ in range(30)])
     got = orient.printed_like_many(sim, dark, med, sets)
-    want = [orient._set_similarity(sim, s) + float(dark[s].mean() - med) for s in sets]
+    want = [orient.set_similarity(sim, s) + float(dark[s].mean() - med) for s in sets]
     assert got.tolist() == want
 
 

@@ -135,7 +135,7 @@ def test_set_similarity_many_is_set_similarity_of_each(seed):
     sim = orient.similarity_matrix(a.reshape(121, 1, 40, 1))
     sets5, waste = orient.random_cell_sets()
     for sets in (sets5, waste, np.stack([rng.choice(121, 7, replace=False) for _ in range(20)])):
-        want = np.array([orient._set_similarity(sim, s) for s in sets])
+        want = np.array([orient.set_similarity(sim, s) for s in sets])
         assert np.array_equal(orient.set_similarity_many(sim, sets), want)
         assert float(np.mean(orient.set_similarity_many(sim, sets))) == float(np.mean(want.tolist()))
 

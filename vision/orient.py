@@ -159,14 +159,15 @@ def colour_likeness(tone: np.ndarray, idx: np.ndarray) -> float:
     return float(1.0 - sub.sum() / (n * (n - 1)))
 
 
-def _set_similarity(sim: np.ndarray, idx: np.ndarray) -> float:
+def set_similarity(sim: np.ndarray, idx: np.ndarray) -> float:
+    """The mean similarity (in `sim`) between the distinct cells of `idx`."""
     sub = sim[np.ix_(idx, idx)]
     n = len(idx)
     return float((sub.sum() - np.trace(sub)) / (n * (n - 1)))
 
 
 def set_similarity_many(sim: np.ndarray, sets: np.ndarray) -> np.ndarray:
-    """`_set_similarity` of each row of `sets` (cell index sets of one size), all in one batch."""
+    """`set_similarity` of each row of `sets` (cell index sets of one size), all in one batch."""
     n = sets.shape[1]
     sub = sim[sets[:, :, None], sets[:, None, :]]
     return (sub.reshape(len(sets), -1).sum(axis=1) - np.trace(sub, axis1=1, axis2=2)) / (n * (n - 1))
@@ -236,7 +237,7 @@ def standing_out(dark: np.ndarray, mask: np.ndarray) -> float:
 
 
 def printed_like_many(sim: np.ndarray, dark: np.ndarray, med_dark: float, sets: np.ndarray) -> np.ndarray:
-    """For each row of `sets` (cell index sets, one size): the mutual likeness of its cells (`_set_similarity`)
+    """For each row of `sets` (cell index sets, one size): the mutual likeness of its cells (`set_similarity`)
     plus how much darker they are than the median cell, all sets in one batch."""
     n = sets.shape[1]
     sub = sim[sets[:, :, None], sets[:, None, :]]
@@ -296,7 +297,7 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
 
     def printed_like(idx: np.ndarray) -> float:
         """Mutual likeness of a set of cells plus how much darker they are than the rest."""
-        return _set_similarity(sim, idx) + float(dark[idx].mean() - med_dark)
+        return set_similarity(sim, idx) + float(dark[idx].mean() - med_dark)
 
     sets5, waste_sets = random_cell_sets()
     rand = printed_like_many(sim, dark, med_dark, sets5)
@@ -314,14 +315,14 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
             mnt = np.array([idx[r, c] for r, c in m.mountains])
             mask = np.zeros(121, bool)
             mask[mnt] = True
-            s_m = _set_similarity(sim, mnt)
+            s_m = set_similarity(sim, mnt)
             score = s_m + standing_out(dark, mask) + COLOUR_WEIGHT * colour_likeness(tone, mnt)
             if m.wastelands:
-                score += 0.5 * _set_similarity(sim, np.array([idx[r, c] for r, c in m.wastelands]))
+                score += 0.5 * set_similarity(sim, np.array([idx[r, c] for r, c in m.wastelands]))
             else:
                 score += 0.5 * rand_waste
             ruins = np.array([idx[r, c] for r, c in m.ruins])
-            score += 0.2 * _set_similarity(sim, ruins)
+            score += 0.2 * set_similarity(sim, ruins)
             hyps.append((score, side, k, (printed_like(mnt) - mu) / sd))
     tframe = text_frame(image, lattice.homography) if text else None
     # the text votes and the paper cues read the same darkness and paper of the text frame: worked out once

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.cartographers.data import GRID_SIZE, MAPS
+from vision.orient import set_similarity
 
 LOOK_SWITCH = 0.15  # the other side's mountains this much more alike (mean cosine, less the rest) → the other side
 SIDES = ("A", "B")  # the base game's sides, told apart by where their mountains are
@@ -27,17 +28,15 @@ def all_cells() -> list[tuple[int, int]]:
     return [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)]
 
 
-def likeness(unit: np.ndarray, rows: list[int]) -> float:
-    """How alike the cells `rows` look to each other (mean cosine of their unit features) less how alike they
-    look to every other cell: printed mountains are like each other and unlike the map around them."""
+def likeness(sim: np.ndarray, rows: list[int]) -> float:
+    """How alike the cells `rows` look to each other (mean of `sim`, the cells' cosine similarities) less how alike
+    they look to every other cell: printed mountains are like each other and unlike the map around them."""
     n = len(rows)
-    if n < 2 or n >= len(unit):
+    if n < 2 or n >= len(sim):
         return 0.0
-    sim = unit[rows] @ unit.T
-    within = (sim[:, rows].sum() - n) / (n * (n - 1))
-    rest = np.ones(len(unit), bool)
+    rest = np.ones(len(sim), bool)
     rest[rows] = False
-    return float(within - sim[:, rest].mean())
+    return set_similarity(sim, np.asarray(rows)) - float(sim[rows][:, rest].mean())
 
 
 def look_margin(cells: list[tuple[int, int]], emb: np.ndarray, side: str) -> float:
@@ -45,9 +44,10 @@ def look_margin(cells: list[tuple[int, int]], emb: np.ndarray, side: str) -> flo
     `cells` are the rows of `emb`, which must hold every mountain cell of both sides."""
     row = {c: k for k, c in enumerate(cells)}
     unit = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-6)
+    sim = unit @ unit.T
     other = SIDES[1 - SIDES.index(side)]
-    return likeness(unit, [row[c] for c in MAPS[side].mountains]) - likeness(
-        unit, [row[c] for c in MAPS[other].mountains])
+    return likeness(sim, [row[c] for c in MAPS[side].mountains]) - likeness(
+        sim, [row[c] for c in MAPS[other].mountains])
 
 
 def other_side_by_look(cells: list[tuple[int, int]], emb: np.ndarray, side: str) -> str | None:
