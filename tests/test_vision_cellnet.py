@@ -218,8 +218,8 @@ def test_a_tap_names_look_alikes_the_reader_doubted_but_not_those_it_is_sure_are
 def test_a_tap_does_not_rename_members_the_reader_sets_apart_and_gives_the_name_next_to_no_chance():
     """A group of look-alikes (one pencil's letters) mixes forests, a village and an unsure cell; the player names
     its example "forest". The village, which the reader set apart from the group (read forest as a whole) and gave
-    forest no chance, keeps its own reading for checking; the unsure cell and the example take the name, the
-    example even where the reader disagreed (the player saw it). A group misread as a whole takes the name."""
+    forest no chance, keeps its own reading; the unsure cell takes the name, doubted, and the example takes it
+    even where the reader disagreed (the player saw it). A group misread as a whole takes the name."""
     from types import SimpleNamespace
 
     Q0 = np.zeros((4, len(cellnet.CLASSES)))
@@ -232,24 +232,36 @@ def test_a_tap_does_not_rename_members_the_reader_sets_apart_and_gives_the_name_
     Q0[3, 2] = 0.99
     Q0[3, 1] = 0.01  # the example, read village
     g = SimpleNamespace(id=1, rows=[0, 1, 2, 3], cells=[(0, 0), (0, 1), (0, 2), (0, 3)], example=(0, 3))
-    assert cellread.disputed_members(Q0, g, "forest") == {1}
-    assert cellread.disputed_members(Q0, g, "village") == {2}  # the forest gave village a chance (0.1)
-    assert cellread.disputed_members(Q0, g, "forest", example_named=False) == {1, 3}  # a look-alike's name
+    assert cellread.members_set_apart(Q0, g, "forest") == ({1}, {2})  # the unsure cell takes the name, doubted
+    assert cellread.members_set_apart(Q0, g, "village") == ({2}, {0})  # the forest gave village a chance (0.1)
+    assert cellread.members_set_apart(Q0, g, "forest", example_named=False) == ({1, 3}, {2})  # a look-alike's name
     # a group the reader misread as a whole (a private code's digits, all read farm) takes the name, every member
     code = np.zeros((3, len(cellnet.CLASSES)))
     code[:, 3] = 0.97
     code[:, 2] = 0.01
     code[:, 1] = 0.02
     g = SimpleNamespace(id=2, rows=[0, 1, 2], cells=[(1, 0), (1, 1), (1, 2)], example=(1, 0))
-    assert cellread.disputed_members(code, g, "village") == set()
+    assert cellread.members_set_apart(code, g, "village") == (set(), set())
     # … but a stray example (read water, the rest forest) named water leaves the forests their reading
     stray = code.copy()
     stray[:, :] = 0.0
     stray[0, 4] = 1.0
     stray[1:, 1] = 0.99
     stray[1:, 4] = 0.01
-    assert cellread.disputed_members(stray, g, "water") == {1, 2}
-    assert cellread.disputed_members(stray, g, "water", example_named=False) == {1, 2}  # the group reads water
+    assert cellread.members_set_apart(stray, g, "water") == ({1, 2}, set())
+    # the group as a whole reads water
+    assert cellread.members_set_apart(stray, g, "water", example_named=False) == ({1, 2}, set())
+
+
+def test_a_named_groups_members_set_apart_keep_or_take_the_name_with_their_doubt():
+    disputed, unsure = {1}, {2}
+    assert cellread.named_member(0, "forest", 1.0, "village", 0.97, disputed, unsure) == ("forest", 1.0)
+    assert cellread.named_member(1, "forest", 1.0, "village", 0.97, disputed, unsure) == (
+        "village", cellread.DISPUTED_CAP)  # its own reading, no surer than such readings are right
+    assert cellread.named_member(1, "forest", 1.0, "village", 0.4, disputed, unsure) == ("village", 0.4)
+    name, conf = cellread.named_member(2, "forest", 1.0, "farm", 0.8, disputed, unsure)
+    assert name == "forest" and conf == cellread.UNSURE_NAMED_CAP < 0.7  # the name, shown for checking
+    assert cellread.named_member(2, "forest", 0.3, "farm", 0.8, disputed, unsure) == ("forest", 0.3)
 
 
 def test_a_sheet_mostly_in_doubt_is_doubted_whole_until_named():

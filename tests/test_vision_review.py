@@ -48,3 +48,14 @@ def test_the_cells_added_are_the_least_sure_and_stop_at_the_expected_left(conf):
         assert max(conf[rc] for rc in added) <= min((conf[rc] for rc in rest), default=1.0)
     left = sum(1.0 - conf[rc] for rc in rest)
     assert left <= EXPECTED_LEFT + 1e-9 or len(shown) >= MOST or not rest
+
+
+def test_members_a_tap_spared_do_not_flood_the_review():
+    """A large tapped group whose strays keep their own reading (capped at DISPUTED_CAP) shows at most the
+    review's limit, not every stray: they are right about as often as the cap says."""
+    from vision.cellread import DISPUTED_CAP
+
+    conf = np.ones((11, 11))
+    conf[:4, :9] = DISPUTED_CAP  # 36 members set apart from a tapped group
+    assert DISPUTED_CAP >= 0.7
+    assert len(cells_to_check(conf)) <= MOST

@@ -192,11 +192,19 @@ SHEET_DOUBT_CAP = 0.6
 # wash over two colours). On development photos with taps (seeds 800.. and 1000.., both generators, the members of
 # tapped groups but their examples) 146 members were so set apart, 138 of them truly another terrain, which their
 # own reading had right for 137; the name made them silent errors at 1.0. Such a member keeps its own reading,
-# capped at DISPUTED_CAP so the review shows it. (The low probability alone disputed 176, 27 of them wrongly:
-# members of groups the reader misread as a whole, such as a private code's digits, which the tap is there to
-# correct.)
+# capped at DISPUTED_CAP. (The low probability alone disputed 176, 27 of them wrongly: members of groups the reader
+# misread as a whole, such as a private code's digits, which the tap is there to correct.) The cap was 0.6 at first,
+# which showed every such member for checking; on the next development photos (seeds 1000.., both generators,
+# after taps) 89 of 91 of them were right, and one large tapped group could then show 25-36 right cells and sink
+# the review. 0.9 is about their share right (137 of 146 and 89 of 91): the review still picks the least sure of
+# them when it expects an error among them (`vision.review.cells_to_check`).
 TAP_DISPUTE = 0.05
-DISPUTED_CAP = 0.6
+DISPUTED_CAP = 0.9
+# A member set apart that still gives the name a chance (TAP_DISPUTE or more) but reads another terrain takes the
+# name at no more than UNSURE_NAMED_CAP: on the development photos of seeds 1000.. (both generators, after taps) 59
+# such members were the name 29 times, their own reading 28 times; taking the name at full confidence made half of
+# them silent errors. The review shows them.
+UNSURE_NAMED_CAP = 0.5
 
 TAUGHT_SIMILARITY = 0.92  # an unnamed group whose look (mean model features, cosine) is this close to a named one
 TAUGHT_MARGIN = 0.04  # … and this much closer to it than to any other named group takes its name
@@ -337,13 +345,15 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
     fixed: dict[int, int] = {}
     given = {g.id: names[g.id] for g in groups if names.get(g.id) in NAMEABLE}
     taught = _taught(groups, E, given, Q0)
-    disputed: set[int] = set()  # members of a named group the first reading sets apart (`disputed_members`)
+    disputed: set[int] = set()  # members of a named group that keep their own reading (`members_set_apart`)
+    unsure_named: set[int] = set()  # … that take the name, doubted
     for g in groups:
         name = given.get(g.id) or taught.get(g.id)
         if name is None:
             continue
-        off = disputed_members(Q0, g, name, example_named=g.id in given)
+        off, unsure = members_set_apart(Q0, g, name, example_named=g.id in given)
         disputed |= off
+        unsure_named |= unsure
         for k in g.rows:
             if k not in off:
                 fixed[k] = CLASSES.index(name)
@@ -391,10 +401,8 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
             name, sure, source = ((given[g.id], 1.0, "given") if g.id in given
                                   else (taught[g.id], TAUGHT_CONFIDENCE, "taught"))
             for k, (r, c) in zip(g.rows, g.cells, strict=True):
-                if k in disputed:  # the reader's own reading, shown for checking
-                    conf[r, c] = min(float(conf[r, c]), DISPUTED_CAP)
-                else:
-                    grid[r][c], conf[r, c] = name, sure
+                grid[r][c], conf[r, c] = named_member(k, name, sure, grid[r][c], float(conf[r, c]), disputed,
+                                                      unsure_named)
             infos.append(GroupInfo(g.id, g.cells, g.example, name, sure, source))
             continue
         k = group_names(Q, [g.rows])[0]
@@ -488,11 +496,12 @@ def _taught(groups, emb: np.ndarray, given: dict[int, str], Q0: np.ndarray) -> d
     return out
 
 
-def disputed_members(Q0: np.ndarray, group, name: str, example_named: bool = True) -> set[int]:
-    """The rows of `group` that the first reading sets apart and gives `name` a probability under TAP_DISPUTE.
-    Set apart: read as another terrain than the group as a whole, or (when `example_named`: the player named the
-    group on its example cell) than the example. The example itself is never disputed then: it is the name
-    whatever the reader says.
+def members_set_apart(Q0: np.ndarray, group, name: str, example_named: bool = True) -> tuple[set[int], set[int]]:
+    """The rows of `group` named `name` that the first reading sets apart and reads as another terrain than the
+    name: (disputed, unsure). Disputed members give the name a probability under TAP_DISPUTE and keep their own
+    reading; the others (unsure) take the name, doubted. Set apart: read as another terrain than the group as a
+    whole, or (when `example_named`: the player named the group on its example cell) than the example. The
+    example itself is never set apart then: it is the name whatever the reader says.
 
     Why "set apart": a group the reader misread as a whole (a private code of digits, every one read "farm", the
     example too) is exactly what a tap corrects, and every member takes the name; a member read like the rest of
@@ -500,14 +509,25 @@ def disputed_members(Q0: np.ndarray, group, name: str, example_named: bool = Tru
     k = CLASSES.index(name)
     first = group_names(Q0, [group.rows])[0]
     ex = group.rows[[tuple(rc) for rc in group.cells].index(tuple(group.example))] if example_named else None
-    out = set()
+    disputed, unsure = set(), set()
     for row in group.rows:
-        if row == ex or float(Q0[row, k]) >= TAP_DISPUTE:
-            continue
         own = int(Q0[row].argmax())
-        if own != first or (ex is not None and own != int(Q0[ex].argmax())):
-            out.add(row)
-    return out
+        if row == ex or own == k or not (own != first or (ex is not None and own != int(Q0[ex].argmax()))):
+            continue
+        (disputed if float(Q0[row, k]) < TAP_DISPUTE else unsure).add(row)
+    return disputed, unsure
+
+
+def named_member(row: int, name: str, sure: float, own: str, own_conf: float, disputed: set[int],
+                 unsure: set[int]) -> tuple[str, float]:
+    """(terrain, confidence) of a member of a named group (`members_set_apart` says which rows are set apart):
+    a disputed member keeps its own reading at no more than DISPUTED_CAP, an unsure one takes the name at no more
+    than UNSURE_NAMED_CAP, every other member takes the name as surely as the name is known (`sure`)."""
+    if row in disputed:
+        return own, min(own_conf, DISPUTED_CAP)
+    if row in unsure:
+        return name, min(sure, UNSURE_NAMED_CAP)
+    return name, sure
 
 
 def sure_otherwise(Q0: np.ndarray, rows: list[int], name: str) -> bool:
