@@ -26,16 +26,16 @@ def test_the_true_sides_mountains_look_alike_and_a_wrong_guess_is_turned_over(tr
     emb = features(truth)
     assert look_margin(all_cells(), emb, truth) > LOOK_SWITCH
     assert look_margin(all_cells(), emb, other) == pytest.approx(-look_margin(all_cells(), emb, truth))
-    assert other_side_by_look(all_cells(), emb, other) == truth
-    assert other_side_by_look(all_cells(), emb, truth) is None
+    assert other_side_by_look(other, look_margin(all_cells(), emb, other)) == truth
+    assert other_side_by_look(truth, look_margin(all_cells(), emb, truth)) is None
 
 
 def test_no_switch_without_a_clear_lead_or_off_the_base_sides():
     rng = np.random.default_rng(3)
     emb = rng.standard_normal((121, 16))  # nothing printed looks like anything: no lead either way
     assert abs(look_margin(all_cells(), emb, "A")) < LOOK_SWITCH
-    assert other_side_by_look(all_cells(), emb, "A") is None
-    assert other_side_by_look(all_cells(), features("A"), "C") is None  # Heroes sides are not told this way
+    assert other_side_by_look("A", look_margin(all_cells(), emb, "A")) is None
+    assert other_side_by_look("C", -1.0) is None  # Heroes sides are not told this way
 
 
 def test_likeness_is_within_less_the_rest():

@@ -49,3 +49,24 @@ def test_the_fit_finds_the_logistic_it_is_given():
     right = rng.random(4000) < 1 / (1 + np.exp(-(-1.0 + 12.0 * lead)))
     bias, slope = fit(lead, right)
     assert bias == pytest.approx(-1.0, abs=0.3) and slope == pytest.approx(12.0, rel=0.2)
+
+
+def test_the_mountains_look_moves_the_sides_chance_both_ways():
+    """A side chosen by a hair in the cues is near certain when its mountains look alike to the cell model, and
+    a coin toss or worse when they do not."""
+    lead = 0.05
+    assert side_probability(lead, 0.4) > 0.99
+    assert side_probability(lead, 0.0) < side_probability(lead) < 0.7
+    assert side_probability(lead, 0.4) > side_probability(lead, 0.2) > side_probability(lead, 0.0)
+    assert side_probability(math.inf, -1.0) == 1.0  # a side given stays sure
+
+
+def test_the_fit_takes_the_look_as_a_second_column():
+    from bench.bench_side import fit
+
+    rng = np.random.default_rng(1)
+    x = np.column_stack([rng.uniform(0, 0.6, 6000), rng.uniform(-0.1, 0.5, 6000)])
+    right = rng.random(6000) < 1 / (1 + np.exp(-(-2.0 + 10.0 * x[:, 0] + 15.0 * x[:, 1])))
+    bias, w_lead, w_look = fit(x, right)
+    assert bias == pytest.approx(-2.0, abs=0.4)
+    assert w_lead == pytest.approx(10.0, rel=0.25) and w_look == pytest.approx(15.0, rel=0.25)

@@ -38,7 +38,7 @@ from vision.orient import locate_by_lattice, reorient
 from vision.paperlines import remove_paper_lines
 from vision.rectify import canon_to_image, rectify, rectify_patch
 from vision.review import THRESHOLD, cells_to_check
-from vision.sidelook import SIDES, all_cells, other_side_by_look
+from vision.sidelook import SIDES, all_cells, look_margin, other_side_by_look
 from vision.sideprob import doubt_printed, side_probability
 from vision.wayup import NO_RIVALS, printed_mask, unsure_confidence
 
@@ -101,6 +101,9 @@ class SheetReading:
     # calibrated confidence as if the way up were right, before vision.wayup folded in the chance that it is not
     orientation_leads: tuple[float, ...] = field(default=NO_RIVALS, repr=False)
     confidence_if_upright: np.ndarray | None = field(default=None, repr=False)
+    # when the reader chose the side itself: (the orientation cues' lead, the mountains' look margin), what
+    # P(the side is right) was worked out from (vision.sideprob; bench.bench_side fits it)
+    side_evidence: tuple[float, float] | None = field(default=None, repr=False)
 
     def cell_image(self, row: int, col: int, pad: float = 0.12) -> np.ndarray | None:
         """The straightened photo of one cell with a little of its neighbours (for "Which terrain is this?")."""
@@ -468,11 +471,11 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
         photo.image, centres_in_photo(canon, loc.homography, offsets, 1.0),
         all_cells() if check_side else [rc for rc in all_cells() if rc not in printed],
         legend_quads(canon, loc.homography, warp.box) if loc.method == "markers" else None)
-    if net is not None and check_side:
-        other = other_side_by_look(net.cells, net.emb, loc.side)
-        if other is not None:
-            return _read_sheet(source, other, overlay=overlay, names=names, quarter_turns=quarter_turns,
-                               cells=cells, heroes=heroes)
+    look = look_margin(net.cells, net.emb, loc.side) if net is not None and check_side else None
+    other = other_side_by_look(loc.side, look) if look is not None else None
+    if other is not None:
+        return _read_sheet(source, other, overlay=overlay, names=names, quarter_turns=quarter_turns,
+                           cells=cells, heroes=heroes)
     context = sheet_context(loc, warp.measured, blur / canon.cell_px)
     if net is not None:
         cls = read_cells_net(net, cells_norm, canon, loc.side, offsets, warp.box, loc.method, names, outline_norm,
@@ -500,8 +503,9 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
     if loc.orientation_unsure:  # nobody knows the way up yet: each cell may be right only by that chance
         if_upright = cls.confidence.copy()
         cls.confidence = unsure_confidence(cls.grid, cls.confidence, on_print, loc.orientation_leads)
-    # the printed cells are where they are only if the side is right (a side the cues chose by a hair)
-    p_side = side_probability(loc.side_lead)
+    # the printed cells are where they are only if the side is right (a side the cues chose by a hair, its
+    # mountains looking hardly more alike than the other side's)
+    p_side = side_probability(loc.side_lead, look)
     for conf in (cls.confidence, if_upright):
         if conf is not None:
             doubt_printed(conf, on_print, p_side)
@@ -540,5 +544,6 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
         evidence=cls.evidence,
         orientation_leads=tuple(loc.orientation_leads),
         confidence_if_upright=if_upright,
+        side_evidence=(loc.side_lead, look) if look is not None else None,
         cell_boxes={(r, c): _box(canon, offsets, r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)},
     )

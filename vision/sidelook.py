@@ -50,8 +50,9 @@ def look_margin(cells: list[tuple[int, int]], emb: np.ndarray, side: str) -> flo
         sim, [row[c] for c in MAPS[other].mountains])
 
 
-def other_side_by_look(cells: list[tuple[int, int]], emb: np.ndarray, side: str) -> str | None:
-    """The other base side when its mountains look more alike than `side`'s by LOOK_SWITCH, else None."""
+def other_side_by_look(side: str, margin: float) -> str | None:
+    """The other base side when its mountains look more alike than `side`'s by LOOK_SWITCH (`margin` is
+    `look_margin` for `side`), else None."""
     if side not in SIDES:
         return None
-    return SIDES[1 - SIDES.index(side)] if look_margin(cells, emb, side) < -LOOK_SWITCH else None
+    return SIDES[1 - SIDES.index(side)] if margin < -LOOK_SWITCH else None
