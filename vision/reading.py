@@ -38,6 +38,7 @@ from vision.orient import locate_by_lattice, reorient
 from vision.paperlines import remove_paper_lines
 from vision.rectify import canon_to_image, rectify, rectify_patch
 from vision.review import THRESHOLD, cells_to_check
+from vision.ruinsdoubt import doubt_unmarked_ruins
 from vision.sidelook import SIDES, all_cells, look_margin, other_side_by_look
 from vision.sideprob import doubt_printed, side_probability
 from vision.wayup import NO_RIVALS, printed_mask, unsure_confidence
@@ -509,6 +510,8 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
     for conf in (cls.confidence, if_upright):
         if conf is not None:
             doubt_printed(conf, on_print, p_side)
+            if loc.method != "markers":  # a ruin printed large (the pad) under what was drawn
+                doubt_unmarked_ruins(conf, loc.side)
     coins = read_coins(ink, canon, warp.shift) if loc.method == "markers" else read_coin_track(norm, canon, ink,
                                                                                                  warp.shift)
     notes = [*loc.warnings, *cls.warnings]
