@@ -264,16 +264,14 @@ def test_a_named_groups_members_set_apart_keep_or_take_the_name_with_their_doubt
     assert cellread.named_member(2, "forest", 0.3, "farm", 0.8, disputed, unsure) == ("forest", 0.3)
 
 
-def test_a_sheet_mostly_in_doubt_is_doubted_whole_until_named():
+def test_a_sheet_mostly_in_doubt_is_doubted_whole():
     Q = np.full((100, 6), 0.01)
     Q[:, 1] = 0.95
     Q[:20] = [0.1, 0.5, 0.4, 0.0, 0.0, 0.0]  # a fifth of the cells unsure
-    assert cellread.sheet_doubted(Q, {})
-    assert cellread.sheet_doubted(Q[11:], {})  # 9 of 89: over the share (8 %)
-    assert not cellread.sheet_doubted(Q[14:], {})  # 6 of 86, under it: the sure cells stand
-    # the player's names settle the cells they cover
-    assert not cellread.sheet_doubted(Q, dict.fromkeys(range(15), 1))
-    assert not cellread.sheet_doubted(Q[:0], {})
+    assert cellread.sheet_doubted(Q)
+    assert cellread.sheet_doubted(Q[11:])  # 9 of 89: over the share (8 %)
+    assert not cellread.sheet_doubted(Q[14:])  # 6 of 86, under it: the sure cells stand
+    assert not cellread.sheet_doubted(Q[:0])
     from vision.messages import Note
 
     note = Note.of("sheet_doubtful")

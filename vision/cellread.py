@@ -182,7 +182,11 @@ def adapt(probs: np.ndarray, colour: np.ndarray, fixed: dict[int, int] | None = 
 # averaged (session 11) 8 % is the lowest share that costs no more than one sheet "right after review" on the
 # calibration's photos (three-fold, 394 sheets: silent cells 282 at 12 % → 237 at 8 %, right after review 270 →
 # 270) and on the session 10 development photos (seeds 50,000–50,251, 484 sheets: silent 580 → 415, review 289 →
-# 288); lower shares doubt more sheets that are read right.
+# 288); lower shares doubt more sheets that are read right. The doubt is the first reading's (before any name):
+# names settle the cells they cover, but the pens re-learned from them make the rest of a badly read sheet look
+# sure without reading it any better. On development photos with taps (seeds 900.. and 1000.., both generators,
+# 288 sheets) the doubt so lifted on 8 of 51 doubted sheets; none was right after review, and 86 of the 457
+# cells it left at 0.7 or more were wrong (silent errors after taps 358 → 274 with the doubt kept).
 SHEET_DOUBT_SHARE = 0.08
 SHEET_DOUBT_CAP = 0.6
 
@@ -385,7 +389,7 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
         use[r, c] = k not in fixed
     # Sheet-level sanity: one terrain on nearly every filled cell is more likely a misread than a map.
     dom = dominant_terrain([grid[r][c] for r, c in a.cells])
-    doubted = sheet_doubted(Q, fixed)
+    doubted = sheet_doubted(Q0)
     if doubted:
         warnings.append(Note.of("sheet_doubtful"))
     for k, (r, c) in enumerate(a.cells):
@@ -444,14 +448,13 @@ def doubt_scarce(Q: np.ndarray, groups, cells: list[tuple[int, int]], labels: li
         conf[rc] = min(float(conf[rc]), SCARCE_CAP)
 
 
-def sheet_doubted(Q: np.ndarray, fixed: dict[int, int]) -> bool:
-    """Whether the whole sheet is in doubt: the model unsure (adapted probability < UNSURE_BELOW) of at least
-    SHEET_DOUBT_SHARE of the cells the player has not named. Names given by taps settle cells, so a sheet
-    doubted at first may stop being doubted once its groups are named."""
-    free = [k for k in range(len(Q)) if k not in fixed]
-    if not free:
+def sheet_doubted(Q0: np.ndarray) -> bool:
+    """Whether the whole sheet is in doubt: the first reading (adapted, before any name) unsure (probability <
+    UNSURE_BELOW) of at least SHEET_DOUBT_SHARE of the cells. The cells the player names are settled by the names;
+    every other cell of such a sheet stays doubted."""
+    if not len(Q0):
         return False
-    return float((Q[free].max(axis=1) < UNSURE_BELOW).mean()) >= SHEET_DOUBT_SHARE
+    return float((Q0.max(axis=1) < UNSURE_BELOW).mean()) >= SHEET_DOUBT_SHARE
 
 
 def _with_names(P: np.ndarray, F: np.ndarray, Q0: np.ndarray, fixed: dict[int, int], groups,
