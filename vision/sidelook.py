@@ -9,7 +9,8 @@ five where the other side does. On development photos without markers (seeds 800
 171 found sheets) this likeness named the true side on 168 sheets where the orientation cues did on 160; no sheet
 on its true side had the other side ahead by more than 0.07, and 8 of the 11 on the wrong side had the true side
 ahead by more than 0.28 (`bench/README.md`). So when the other side's mountains look more alike than the chosen
-side's by `LOOK_SWITCH`, the sheet is read again as the other side.
+side's by `LOOK_SWITCH`, the sheet is read again as the other side; otherwise the margin enters the chance that
+the chosen side is right (`vision.sideprob`).
 """
 
 from __future__ import annotations

@@ -5,12 +5,13 @@ its mountains (and side B's wastelands) lie, and `vision.orient` weighs that aga
 picks the wrong side, every printed cell of the side it picked lies on a drawn cell: 5 to 12 cells that the
 reading marks as mountains or wastelands with full confidence, all wrong together (198 of the 786 silent cells
 on the development photos, on 20 of 389 sheets without markers). No cell's own evidence shows it: the cells
-under those places are never read.
+under those places are not read for their terrain.
 
 So each printed cell's confidence becomes P(the side is right), from how far the chosen side led the other in
-the orientation cues' total score (`vision.orient.Orientation.side_lead`), as a logistic in that lead fitted on
-development sheets (`python -m bench.bench_side --fit`, figures in bench/README.md). A side the player gave
-(`read --side`, a table's own side), or that markers or a QR code say, is sure: its lead is infinite.
+the orientation cues' total score (`vision.orient.Orientation.side_lead`) and, when the cell model read every
+cell (`vision.sidelook`), how much more alike the chosen side's mountains look than the other side's: a logistic
+fitted on development sheets (`python -m bench.bench_side [--look] --fit`, figures in bench/README.md). A side the
+player gave (`read --side`, a table's own side), or that markers or a QR code say, is sure: its lead is infinite.
 """
 
 from __future__ import annotations
