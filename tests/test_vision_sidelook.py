@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from companion.cartographers.board import ALL_CELLS
 from companion.cartographers.data import MAPS
-from vision.sidelook import LOOK_SWITCH, all_cells, likeness, look_margin, other_side_by_look
+from vision.sidelook import LOOK_SWITCH, likeness, look_margin, other_side_by_look
 
 
 def features(printed_side: str, seed: int = 0, spread: float = 0.3) -> np.ndarray:
@@ -24,17 +25,17 @@ def features(printed_side: str, seed: int = 0, spread: float = 0.3) -> np.ndarra
 def test_the_true_sides_mountains_look_alike_and_a_wrong_guess_is_turned_over(truth):
     other = "B" if truth == "A" else "A"
     emb = features(truth)
-    assert look_margin(all_cells(), emb, truth) > LOOK_SWITCH
-    assert look_margin(all_cells(), emb, other) == pytest.approx(-look_margin(all_cells(), emb, truth))
-    assert other_side_by_look(other, look_margin(all_cells(), emb, other)) == truth
-    assert other_side_by_look(truth, look_margin(all_cells(), emb, truth)) is None
+    assert look_margin(ALL_CELLS, emb, truth) > LOOK_SWITCH
+    assert look_margin(ALL_CELLS, emb, other) == pytest.approx(-look_margin(ALL_CELLS, emb, truth))
+    assert other_side_by_look(other, look_margin(ALL_CELLS, emb, other)) == truth
+    assert other_side_by_look(truth, look_margin(ALL_CELLS, emb, truth)) is None
 
 
 def test_no_switch_without_a_clear_lead_or_off_the_base_sides():
     rng = np.random.default_rng(3)
     emb = rng.standard_normal((121, 16))  # nothing printed looks like anything: no lead either way
-    assert abs(look_margin(all_cells(), emb, "A")) < LOOK_SWITCH
-    assert other_side_by_look("A", look_margin(all_cells(), emb, "A")) is None
+    assert abs(look_margin(ALL_CELLS, emb, "A")) < LOOK_SWITCH
+    assert other_side_by_look("A", look_margin(ALL_CELLS, emb, "A")) is None
     assert other_side_by_look("C", -1.0) is None  # Heroes sides are not told this way
 
 

@@ -512,10 +512,12 @@ def members_set_apart(Q0: np.ndarray, group, name: str, example_named: bool = Tr
     k = CLASSES.index(name)
     first = group_names(Q0, [group.rows])[0]
     ex = group.rows[[tuple(rc) for rc in group.cells].index(tuple(group.example))] if example_named else None
+    ex_own = int(Q0[ex].argmax()) if ex is not None else None
     disputed, unsure = set(), set()
     for row in group.rows:
         own = int(Q0[row].argmax())
-        if row == ex or own == k or not (own != first or (ex is not None and own != int(Q0[ex].argmax()))):
+        apart = own != first or (ex_own is not None and own != ex_own)
+        if row == ex or own == k or not apart:
             continue
         (disputed if float(Q0[row, k]) < TAP_DISPUTE else unsure).add(row)
     return disputed, unsure

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from companion.cartographers.board import ALL_CELLS
 from companion.cartographers.data import CARD_SETS, GRID_SIZE, HEROES, MAPS
 from companion.cartographers.sides import CUSTOM_PREFIX, is_custom
 from printables.layout import parse_qr_payload
@@ -39,7 +40,7 @@ from vision.paperlines import remove_paper_lines
 from vision.rectify import canon_to_image, rectify, rectify_patch
 from vision.review import THRESHOLD, cells_to_check
 from vision.ruinsdoubt import doubt_unmarked_ruins
-from vision.sidelook import SIDES, all_cells, look_margin, other_side_by_look
+from vision.sidelook import SIDES, look_margin, other_side_by_look
 from vision.sideprob import doubt_printed, side_probability
 from vision.wayup import NO_RIVALS, printed_mask, unsure_confidence
 
@@ -470,7 +471,7 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
     check_side = side is None and loc.method != "markers" and loc.side in SIDES and early_qr is None
     net = None if cells == "features" else read_net(
         photo.image, centres_in_photo(canon, loc.homography, offsets, 1.0),
-        all_cells() if check_side else [rc for rc in all_cells() if rc not in printed],
+        list(ALL_CELLS) if check_side else [rc for rc in ALL_CELLS if rc not in printed],
         legend_quads(canon, loc.homography, warp.box) if loc.method == "markers" else None)
     look = look_margin(net.cells, net.emb, loc.side) if net is not None and check_side else None
     other = other_side_by_look(loc.side, look) if look is not None else None

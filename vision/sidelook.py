@@ -17,16 +17,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.cartographers.data import GRID_SIZE, MAPS
+from companion.cartographers.data import MAPS
 from vision.orient import set_similarity
 
 LOOK_SWITCH = 0.15  # the other side's mountains this much more alike (mean cosine, less the rest) → the other side
 SIDES = ("A", "B")  # the base game's sides, told apart by where their mountains are
 
 
-def all_cells() -> list[tuple[int, int]]:
-    """Every cell of the grid, row by row (the cells read when the side is checked)."""
-    return [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)]
+def other_side(side: str) -> str:
+    """The base side that is not `side` (one of SIDES)."""
+    return SIDES[1 - SIDES.index(side)]
 
 
 def likeness(sim: np.ndarray, rows: list[int]) -> float:
@@ -46,9 +46,8 @@ def look_margin(cells: list[tuple[int, int]], emb: np.ndarray, side: str) -> flo
     row = {c: k for k, c in enumerate(cells)}
     unit = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-6)
     sim = unit @ unit.T
-    other = SIDES[1 - SIDES.index(side)]
     return likeness(sim, [row[c] for c in MAPS[side].mountains]) - likeness(
-        sim, [row[c] for c in MAPS[other].mountains])
+        sim, [row[c] for c in MAPS[other_side(side)].mountains])
 
 
 def other_side_by_look(side: str, margin: float) -> str | None:
@@ -56,4 +55,4 @@ def other_side_by_look(side: str, margin: float) -> str | None:
     `look_margin` for `side`), else None."""
     if side not in SIDES:
         return None
-    return SIDES[1 - SIDES.index(side)] if margin < -LOOK_SWITCH else None
+    return other_side(side) if margin < -LOOK_SWITCH else None
