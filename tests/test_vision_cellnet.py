@@ -262,6 +262,11 @@ def test_a_named_groups_members_set_apart_keep_or_take_the_name_with_their_doubt
     name, conf = cellread.named_member(2, "forest", 1.0, "farm", 0.8, disputed, unsure)
     assert name == "forest" and conf == cellread.UNSURE_NAMED_CAP < 0.7  # the name, shown for checking
     assert cellread.named_member(2, "forest", 0.3, "farm", 0.8, disputed, unsure) == ("forest", 0.3)
+    # on a sheet doubted whole, a member the player did not tap stays doubted whatever carried the name to it
+    cap = cellread.SHEET_DOUBT_CAP
+    assert cellread.named_member(0, "forest", 1.0, "forest", 0.6, disputed, unsure, in_doubt=True) == ("forest", cap)
+    assert cellread.named_member(1, "forest", 1.0, "farm", 0.95, disputed, unsure, in_doubt=True) == ("farm", cap)
+    assert cellread.named_member(2, "forest", 1.0, "farm", 0.8, disputed, unsure, in_doubt=True) == ("forest", 0.5)
 
 
 def test_a_sheet_mostly_in_doubt_is_doubted_whole():

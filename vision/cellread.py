@@ -186,7 +186,11 @@ def adapt(probs: np.ndarray, colour: np.ndarray, fixed: dict[int, int] | None = 
 # names settle the cells they cover, but the pens re-learned from them make the rest of a badly read sheet look
 # sure without reading it any better. On development photos with taps (seeds 900.. and 1000.., both generators,
 # 288 sheets) the doubt so lifted on 8 of 51 doubted sheets; none was right after review, and 86 of the 457
-# cells it left at 0.7 or more were wrong (silent errors after taps 358 → 274 with the doubt kept).
+# cells it left at 0.7 or more were wrong (silent errors after taps 358 → 274 with the doubt kept). On such a sheet
+# the grouping is no surer than the reading: only the cells the player named (the examples tapped) are sure, the
+# other members of a named group stay doubted (on the same photos they were wrong 142 times in 1,874, 94 of them
+# then at 0.9 or 1.0; with them doubted, silent errors after taps 274 → 154, right after review unchanged: every
+# such sheet shows more than ten squares anyway).
 SHEET_DOUBT_SHARE = 0.08
 SHEET_DOUBT_CAP = 0.6
 
@@ -405,8 +409,9 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
             name, sure, source = ((given[g.id], 1.0, "given") if g.id in given
                                   else (taught[g.id], TAUGHT_CONFIDENCE, "taught"))
             for k, (r, c) in zip(g.rows, g.cells, strict=True):
+                tapped = g.id in given and (r, c) == tuple(g.example)
                 grid[r][c], conf[r, c] = named_member(k, name, sure, grid[r][c], float(conf[r, c]), disputed,
-                                                      unsure_named)
+                                                      unsure_named, doubted and not tapped)
             infos.append(GroupInfo(g.id, g.cells, g.example, name, sure, source))
             continue
         k = group_names(Q, [g.rows])[0]
@@ -450,8 +455,8 @@ def doubt_scarce(Q: np.ndarray, groups, cells: list[tuple[int, int]], labels: li
 
 def sheet_doubted(Q0: np.ndarray) -> bool:
     """Whether the whole sheet is in doubt: the first reading (adapted, before any name) unsure (probability <
-    UNSURE_BELOW) of at least SHEET_DOUBT_SHARE of the cells. The cells the player names are settled by the names;
-    every other cell of such a sheet stays doubted."""
+    UNSURE_BELOW) of at least SHEET_DOUBT_SHARE of the cells. The cells the player taps are settled by their names;
+    every other cell of such a sheet stays doubted, the other members of a named group too (`named_member`)."""
     if not len(Q0):
         return False
     return float((Q0.max(axis=1) < UNSURE_BELOW).mean()) >= SHEET_DOUBT_SHARE
@@ -524,15 +529,21 @@ def members_set_apart(Q0: np.ndarray, group, name: str, example_named: bool = Tr
 
 
 def named_member(row: int, name: str, sure: float, own: str, own_conf: float, disputed: set[int],
-                 unsure: set[int]) -> tuple[str, float]:
+                 unsure: set[int], in_doubt: bool = False) -> tuple[str, float]:
     """(terrain, confidence) of a member of a named group (`members_set_apart` says which rows are set apart):
     a disputed member keeps its own reading at no more than DISPUTED_CAP, an unsure one takes the name at no more
-    than UNSURE_NAMED_CAP, every other member takes the name as surely as the name is known (`sure`)."""
+    than UNSURE_NAMED_CAP, every other member takes the name as surely as the name is known (`sure`).
+
+    `in_doubt`: the member lies on a sheet doubted whole (`sheet_doubted`) and is not the cell the player tapped;
+    the group that carried the name there is no surer than the reading that made it, so the member keeps at most
+    SHEET_DOUBT_CAP, like every other unnamed cell of that sheet."""
     if row in disputed:
-        return own, min(own_conf, DISPUTED_CAP)
-    if row in unsure:
-        return name, min(sure, UNSURE_NAMED_CAP)
-    return name, sure
+        terrain, conf = own, min(own_conf, DISPUTED_CAP)
+    elif row in unsure:
+        terrain, conf = name, min(sure, UNSURE_NAMED_CAP)
+    else:
+        terrain, conf = name, sure
+    return terrain, min(conf, SHEET_DOUBT_CAP) if in_doubt else conf
 
 
 def sure_otherwise(Q0: np.ndarray, rows: list[int], name: str) -> bool:
