@@ -188,8 +188,8 @@ def adapt(probs: np.ndarray, colour: np.ndarray, fixed: dict[int, int] | None = 
 # 288 sheets) the doubt so lifted on 8 of 51 doubted sheets; none was right after review, and 86 of the 457
 # cells it left at 0.7 or more were wrong (silent errors after taps 358 → 274 with the doubt kept). On such a sheet
 # the grouping is no surer than the reading: only the cells the player named (the examples tapped) are sure, the
-# other members of a named group stay doubted (on the same photos they were wrong 142 times in 1,874, 94 of them
-# then at 0.9 or 1.0; with them doubted, silent errors after taps 274 → 154, right after review unchanged: every
+# other members of a named group stay doubted (on the same photos they were wrong 177 times in 2,611, 126 of them
+# then at 0.7 or more; with them doubted, silent errors after taps 274 → 154, right after review unchanged: every
 # such sheet shows more than ten squares anyway).
 SHEET_DOUBT_SHARE = 0.08
 SHEET_DOUBT_CAP = 0.6
