@@ -235,6 +235,16 @@ def test_unmarked_sheet_is_read_from_its_border(style, seed):
     assert any("without corner markers" in w for w in r.warnings)
 
 
+def test_our_sheet_found_from_its_border_still_gives_its_qr_id():
+    """A corner marker clipped off sends our sheet down the border path; its QR code, where our layout puts it,
+    still gives the sheet's id (and table and seat, for filing it to its player)."""
+    p = make_photo(502, PhotoSpec(style="marker", megapixels=3, clip_marker=1))
+    r = read_sheet(p.data, overlay=False)
+    assert r.method == "border"
+    assert r.sheet_id == p.sheet_id == "S00502"
+    assert r.coins == p.coins
+
+
 def test_unmarked_side_hint_is_respected():
     p = make_photo(402, PhotoSpec(style="marker", megapixels=2.5, marked=False))
     r = read_sheet(p.data, side=p.side, overlay=False)

@@ -443,9 +443,11 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
         loc = replace(loc, side=early_qr.side)
     canon = canon_for(loc.side)
     quality.check_size(loc.homography, canon, photo.scale)
-    # The QR code needs only the photo and the markers: decode it on the second core (OpenCV releases the GIL)
-    # while the cells are read; the answer is the same as reading it afterwards.
-    qr_job = _in_background(read_qr, photo.image, loc, canon) if early_qr is None and loc.method == "markers" else None
+    # The QR code needs only the photo and the sheet's place: decode it on the second core (OpenCV releases the
+    # GIL) while the cells are read; the answer is the same as reading it afterwards. A sheet found without its
+    # markers (one clipped, or not ours) is looked at too: our QR code where our layout puts it gives the sheet's
+    # id, table and seat all the same.
+    qr_job = _in_background(read_qr, photo.image, loc, canon) if early_qr is None and loc.side in MAPS else None
     canon_img = rectify(photo.image, loc.homography, canon)
     canon_gray = cv2.cvtColor(canon_img, cv2.COLOR_BGR2GRAY)
     quality.check_paper(paper_level(canon_img))
@@ -513,8 +515,9 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
             doubt_printed(conf, on_print, p_side)
             if loc.method != "markers":  # a ruin printed large (the pad) under what was drawn
                 doubt_unmarked_ruins(conf, loc.side)
-    coins = read_coins(ink, canon, warp.shift) if loc.method == "markers" else read_coin_track(norm, canon, ink,
-                                                                                                 warp.shift)
+    frame = (canon_to_image(canon, loc.homography), photo.image.shape[1::-1])  # a circle out of it is hidden
+    coins = read_coins(ink, canon, warp.shift, frame) if loc.method == "markers" else read_coin_track(
+        norm, canon, ink, warp.shift, frame)
     notes = [*loc.warnings, *cls.warnings]
     if coins.confidence < 0.3:
         notes.append(Note.of("coins_unsure"))
