@@ -21,9 +21,10 @@ MARK_SHARE = 0.25  # ... and the share of the way from the unmarked level to the
 FAINT_INK_T = 0.10
 FAINT_GAP = 0.08
 FAINT_SPREAD = 2.0
-# A circle whose surroundings (1.3-1.8 radii) are inked over is hidden, not marked: a cup or a hand over the
-# track, the track out of the photo (the straightened sheet is dark there). On the same photos the track was
-# hidden so on 3 sheets, each read without a doubt: 6 coins for 1, 9 for 4, 3 for 0.
+# A circle whose surroundings (1.3-1.8 radii) are inked over is hidden, not marked: a cup or a hand over the track
+# (a circle beyond the photo is hidden too, `in_frame`). On the same photos 3 sheets had circles so covered, each
+# read without a doubt: 6 coins for 1 (a cup), 9 for 4, 3 for 0; on the other sheets read by their markers every
+# circle's surroundings stayed at 0.12 or under.
 HIDDEN_SURROUND = 0.35
 
 
@@ -47,6 +48,7 @@ class CircleInk:
 
 
 def circle_ink(ink: np.ndarray, cx: float, cy: float, r: float) -> CircleInk:
+    """The `CircleInk` of the circle of radius `r` centred at (cx, cy) in the `ink` image (canonical pixels)."""
     h, w = ink.shape[:2]
     out = 1.8 * r
     if cx - r < 0 or cy - r < 0 or cx + r >= w or cy + r >= h:
@@ -287,7 +289,7 @@ def read_coin_track(norm: np.ndarray, canon: Canon, fallback_ink: np.ndarray, sh
 
     The pad prints a gold coin in every circle, so "ink in the circle" says nothing; a marked coin is one
     clearly darker than the others (luminance of the inner disc, split in two groups at the widest gap).
-    When no track is found, the layout's positions are read as on our sheet.
+    When no track is found, the layout's positions are read as on our sheet (`frame` as for `read_coins`).
     """
     import cv2
 
