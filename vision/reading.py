@@ -218,21 +218,23 @@ def legend_quads(canon: Canon, page_to_image: np.ndarray, move_box=None) -> dict
     return out
 
 
-def read_qr(image: np.ndarray, location: SheetLocation, canon: Canon):
+def read_qr(image: np.ndarray, location: SheetLocation, canon: Canon, thorough: bool = True):
     """Decode the sheet's QR code from a straightened patch of the photo; None when unreadable.
 
     Straightening first makes the QR a clean square; a binarised retry helps
     under uneven light. OpenCV's classic detector misses ~1-2 % of perfectly
     printed codes (it depends on the pattern alone), so the ArUco-based detector
     gets a second try. The markers already gave the side, so this only adds the
-    sheet id / table / seat.
+    sheet id / table / seat. Not `thorough` (a sheet found by its border, most
+    often not ours): the classic detector at one scale only, a quarter of the
+    time spent where there is no code at all.
     """
     qr = canon.layout.qr
     pad = 8.0
     detectors = [cv2.QRCodeDetector()]
-    if hasattr(cv2, "QRCodeDetectorAruco"):
+    if hasattr(cv2, "QRCodeDetectorAruco") and thorough:
         detectors.append(cv2.QRCodeDetectorAruco())
-    for detector, ppt in ((d, p) for d in detectors for p in (4.0, 6.0)):
+    for detector, ppt in ((d, p) for d in detectors for p in ((4.0, 6.0) if thorough else (4.0,))):
         patch = rectify_patch(image, location.homography, qr.x_pt - pad, qr.y_pt - pad, qr.w_pt + 2 * pad,
                               qr.h_pt + 2 * pad, ppt)
         gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
@@ -447,7 +449,8 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
     # GIL) while the cells are read; the answer is the same as reading it afterwards. A sheet found without its
     # markers (one clipped, or not ours) is looked at too: our QR code where our layout puts it gives the sheet's
     # id, table and seat all the same.
-    qr_job = _in_background(read_qr, photo.image, loc, canon) if early_qr is None and loc.side in MAPS else None
+    qr_job = (_in_background(read_qr, photo.image, loc, canon, loc.method == "markers")
+              if early_qr is None and loc.side in MAPS else None)
     canon_img = rectify(photo.image, loc.homography, canon)
     canon_gray = cv2.cvtColor(canon_img, cv2.COLOR_BGR2GRAY)
     quality.check_paper(paper_level(canon_img))
