@@ -130,6 +130,8 @@ def score(truth: dict, out: dict | None, rc: int, stderr: str, seconds: float) -
         pass
     if truth.get("coins") is not None and isinstance(out.get("coins"), int | float):
         rec["coins_right"] = int(out["coins"]) == truth["coins"]
+        # a wrong count the reader flags ("check the coins") is seen; one it does not is a silent score error
+        rec["coins_flagged"] = "coins_unsure" in (out.get("warning_codes") or [])
     return rec
 
 

@@ -140,3 +140,14 @@ def test_review_after_taps_is_scored_on_the_reading_after_the_groups_are_named(t
     no_taps = bench_vision2.run_one([sys.executable, str(script)], tmp_path, ("ours", "marker", "normal", 3), 1,
                                     60, False, False, "photogen2")
     assert "review_after_taps" not in no_taps
+
+
+def test_a_record_says_whether_a_wrong_coin_count_was_flagged():
+    t = {**photo("handruled", seed=2).truth, "coins": 3}
+    base = {"grid": t["grid"], "confidence": [[0.9] * 11 for _ in range(11)], "cell_centers_px": None}
+    rec = bench_vision2.score(t, {**base, "coins": 5, "warning_codes": ["coins_unsure"]}, 0, "", 1.0)
+    assert rec["coins_right"] is False and rec["coins_flagged"] is True
+    rec = bench_vision2.score(t, {**base, "coins": 5, "warning_codes": ["unmarked"]}, 0, "", 1.0)
+    assert rec["coins_right"] is False and rec["coins_flagged"] is False  # a silent score error
+    rec = bench_vision2.score(t, {**base, "coins": 3}, 0, "", 1.0)
+    assert rec["coins_right"] is True and rec["coins_flagged"] is False
