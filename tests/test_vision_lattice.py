@@ -183,6 +183,9 @@ def test_coin_track_of_the_pad_is_found_and_marks_told_from_printed_coins(marked
     assert track is not None and np.abs(track.centres[:, 1] - cy).max() < 3
     reading = read_coin_track(norm, canon, np.zeros((h, w), np.float32))
     assert reading.count == marked
+    # the photo ending just above the track (canonical = photo pixels): rings there are not the player's coins
+    cut = (np.eye(3), (w, int(cy)))
+    assert read_coin_track(norm, canon, np.zeros((h, w), np.float32), frame=cut).confidence == 0.0
 
 
 def _ruled(lines_x: np.ndarray, lines_y: np.ndarray, size: tuple[int, int] = (700, 700), notebook: float = 0.0,

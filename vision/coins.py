@@ -289,7 +289,8 @@ def read_coin_track(norm: np.ndarray, canon: Canon, fallback_ink: np.ndarray, sh
 
     The pad prints a gold coin in every circle, so "ink in the circle" says nothing; a marked coin is one
     clearly darker than the others (luminance of the inner disc, split in two groups at the widest gap).
-    When no track is found, the layout's positions are read as on our sheet (`frame` as for `read_coins`).
+    When no track is found, the layout's positions are read as on our sheet. A circle beyond the photo (`frame`, as
+    for `read_coins`) leaves the count unsure.
     """
     import cv2
 
@@ -300,6 +301,10 @@ def read_coin_track(norm: np.ndarray, canon: Canon, fallback_ink: np.ndarray, sh
     lum = gray.astype(np.float32) / 255
     d = np.array([coin_darkness(lum, cx, cy, track.radius) for cx, cy in track.centres])
     filled, certainty = marked_coins(d)
+    seen = [in_frame(frame, cx, cy, track.radius) for cx, cy in track.centres]
+    if not all(seen):  # rings "found" past the photo's edge, on the straightened sheet's repeated edge: unknown
+        filled = tuple(f and v for f, v in zip(filled, seen, strict=True))
+        certainty = 0.0
     return CoinReading(sum(filled), filled, certainty)
 
 
