@@ -172,6 +172,9 @@ def test_marks_are_told_from_printed_coins_at_every_strength():
     thirteen = np.full(14, 0.39) + np.linspace(0, 0.02, 14)
     thirteen[-1] = 0.22  # the one unmarked coin stands apart from a tight group
     assert sum(marked_coins(thirteen)[0]) == 13
+    bare = np.full(14, 0.0) + np.linspace(0, 0.02, 14)
+    bare[-1] = -0.3  # one circle made lighter by glare beside 13 bare rings no darker than the paper: no marks
+    assert sum(marked_coins(bare)[0]) == 0
     drift = base + np.concatenate([np.linspace(0.04, -0.09, 10), [-0.05, 0.02, -0.02, 0.0]])
     drift[:3] = [0.47, 0.46, 0.37]
     assert sum(marked_coins(drift)[0]) == 3

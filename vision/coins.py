@@ -335,15 +335,18 @@ def marked_coins(dark: np.ndarray) -> tuple[tuple[bool, ...], float]:
     fill and a heavy marker fill differ, and splitting at the widest gap between values would take the
     lighter marks for unmarked. The unmarked level is the second lightest circle — one circle lighter than
     the rest by no more than their own spread is noise (glare, the end of the printed bar), not the only
-    unmarked coin — or the lightest when it stands clearly apart from a tight group (13 of 14 marked alike).
-    A circle is marked when it is `MARK_GAP` darker than that level and a quarter of the way from it to the
-    darkest circle: the printed coins' own readings drift along the track (light, a bent page) by about as
-    much as a faint mark.
+    unmarked coin — or the lightest when it stands clearly apart from a tight group (13 of 14 marked alike)
+    that is itself at least `MARK_GAP` darker than the paper around it: a group no darker than the paper is
+    not 13 marks but 13 bare rings beside one circle made lighter by glare (on development photos such tracks
+    were read as 13 coins, surely, on 6 sheets with 0-6). A circle is marked when it is `MARK_GAP` darker than
+    that level and a quarter of the way from it to the darkest circle: the printed coins' own readings drift
+    along the track (light, a bent page) by about as much as a faint mark.
     """
     d = np.asarray(dark, dtype=np.float64)
     order = np.sort(d)
     rest = order[1:] if len(order) > 1 else order
-    alone = len(order) > 1 and order[1] - order[0] >= max(MARK_GAP, 2.0 * float(rest[-1] - rest[0]))
+    alone = (len(order) > 1 and order[1] - order[0] >= max(MARK_GAP, 2.0 * float(rest[-1] - rest[0]))
+             and rest[0] >= MARK_GAP)
     base = float(order[0] if alone or len(order) < 2 else order[1])
     if order[-1] - base < MARK_GAP:  # all alike: unmarked (or, rarely, every coin marked the same way)
         return (False,) * len(d), 0.5 if order[-1] > 0.35 else 1.0
