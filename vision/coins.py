@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -47,22 +47,32 @@ class CircleInk:
     hidden: bool
 
 
+def disc_and_ring(img: np.ndarray, cx: float, cy: float, r: float, outer: float
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The pixels of `img` in a circle's inner disc (60 % of its radius `r`, inside the printed ring) and in the
+    ring of paper around it (1.3 radii to `outer` px), or None when the circle's window lies off the image. What
+    both coin readings measure: ink in the disc against its surroundings (`circle_ink`), or how much darker the
+    disc is than them (`coin_darkness`)."""
+    h, w = img.shape[:2]
+    xa, xb = max(0, int(cx - outer)), min(w, int(cx + outer) + 1)
+    ya, yb = max(0, int(cy - outer)), min(h, int(cy + outer) + 1)
+    if xa >= xb or ya >= yb:
+        return None
+    yy, xx = np.mgrid[ya:yb, xa:xb]
+    rr = np.hypot(xx - cx, yy - cy)
+    patch = img[ya:yb, xa:xb]
+    return patch[rr <= 0.6 * r], patch[(rr >= 1.3 * r) & (rr <= outer)]
+
+
 def circle_ink(ink: np.ndarray, cx: float, cy: float, r: float) -> CircleInk:
     """The `CircleInk` of the circle of radius `r` centred at (cx, cy) in the `ink` image (canonical pixels)."""
     h, w = ink.shape[:2]
-    out = 1.8 * r
     if cx - r < 0 or cy - r < 0 or cx + r >= w or cy + r >= h:
         return CircleInk(0.0, 0.0, 1.0, True)
-    x0, x1 = max(0, int(cx - out)), min(w, int(cx + out) + 1)
-    y0, y1 = max(0, int(cy - out)), min(h, int(cy + out) + 1)
-    patch = ink[y0:y1, x0:x1]
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    rr = np.hypot(xx - cx, yy - cy)
-    disc, ring = rr <= 0.6 * r, (rr >= 1.3 * r) & (rr <= out)
-    if not disc.any():
+    inner, ring = disc_and_ring(ink, cx, cy, r, 1.8 * r)
+    if not inner.size:
         return CircleInk(0.0, 0.0, 1.0, True)
-    inner = patch[disc]
-    surround = float(patch[ring].mean()) if ring.any() else 0.0
+    surround = float(ring.mean()) if ring.size else 0.0
     return CircleInk(float((inner > INK_T).mean()), float((inner > FAINT_INK_T).mean()), surround,
                      surround >= HIDDEN_SURROUND)
 
@@ -129,7 +139,7 @@ def read_coins(ink: np.ndarray, canon: Canon, shift=None, frame=None) -> CoinRea
             dx, dy = shift(cx, cy)
             cx, cy = cx + dx, cy + dy
         seen = circle_ink(ink, cx, cy, r)
-        circles.append(seen if in_frame(frame, cx, cy, r) else CircleInk(seen.cover, seen.faint, seen.surround, True))
+        circles.append(seen if in_frame(frame, cx, cy, r) else replace(seen, hidden=True))
     return coins_of(circles)
 
 
@@ -311,20 +321,12 @@ def read_coin_track(norm: np.ndarray, canon: Canon, fallback_ink: np.ndarray, sh
 def coin_darkness(lum: np.ndarray, cx: float, cy: float, radius: float) -> float:
     """How much darker a circle's inner disc (60 % of the radius) is than the paper just around its ring
     (1.3–1.7 radii): the light falling across the track (a shadow, a lamp's gradient) cancels out."""
-    h, w = lum.shape
-    r_out = 1.7 * radius
-    xa, xb = max(0, int(cx - r_out)), min(w, int(cx + r_out) + 1)
-    ya, yb = max(0, int(cy - r_out)), min(h, int(cy + r_out) + 1)
-    if xa >= xb or ya >= yb:
+    parts = disc_and_ring(lum, cx, cy, radius, 1.7 * radius)
+    if parts is None or not parts[0].size:
         return 0.0
-    yy, xx = np.mgrid[ya:yb, xa:xb]
-    rr = np.hypot(xx - cx, yy - cy)
-    patch = lum[ya:yb, xa:xb]
-    disc, ring = rr <= 0.6 * radius, (rr >= 1.3 * radius) & (rr <= r_out)
-    if not disc.any():
-        return 0.0
-    around = float(patch[ring].mean()) if ring.any() else 1.0
-    return around - float(patch[disc].mean())
+    inner, ring = parts
+    around = float(ring.mean()) if ring.size else 1.0
+    return around - float(inner.mean())
 
 
 def marked_coins(dark: np.ndarray) -> tuple[tuple[bool, ...], float]:
