@@ -8,7 +8,7 @@ import pytest
 
 from bench.sheetdesigns import render_design
 from companion.cartographers.data import GRID_SIZE
-from vision.anchors import LOCAL, REACH, Square, anchored, find_square, mountain_cells, offset_field, squares
+from vision.anchors import LOCAL, Square, mountain_cells, offset_field, placed, registered, square_map, squares
 from vision.lattice import Lattice, line_points
 
 PPT = 1.5
@@ -21,40 +21,48 @@ def _lattice_from_centres(centres: np.ndarray, dx: float = 0.0, dy: float = 0.0)
     return Lattice(H, line_points(H), 1.0)
 
 
-def _window_with_square(dx: float, dy: float, solid: bool = True) -> np.ndarray:
-    size = int(round((1 + 2 * (REACH + 0.18)) * LOCAL))
-    dark = np.zeros((size, size), np.float32)
-    m = (REACH + 0.18) * LOCAL
-    x0, y0 = int(round(m + dx * LOCAL)), int(round(m + dy * LOCAL))
+def _sheet_with_square(dx: float, dy: float, solid: bool = True) -> tuple[np.ndarray, Lattice]:
+    """Paper with an even lattice of 40 px cells and, near cell (5, 5), a solid dark square one cell wide moved
+    dx, dy cells (or a player's filled triangle)."""
+    cell = 40
+    img = np.full((600, 600), 225, np.uint8)
+    H = np.array([[cell, 0, 80], [0, cell, 80], [0, 0, 1.0]])
+    for i in range(GRID_SIZE + 1):
+        cv2.line(img, (80 + i * cell, 80), (80 + i * cell, 80 + 11 * cell), 150, 1)
+        cv2.line(img, (80, 80 + i * cell), (80 + 11 * cell, 80 + i * cell), 150, 1)
+    x0, y0 = int(round(80 + (5 + dx) * cell)), int(round(80 + (5 + dy) * cell))
     if solid:
-        dark[y0 : y0 + LOCAL, x0 : x0 + LOCAL] = 0.7
-        dark[y0 + 10 : y0 + 20, x0 + 12 : x0 + 20] = 0.1  # the pad's light mountain drawing inside
-    else:  # a player's peak: a filled triangle in the cell
-        tri = np.array([[x0 + LOCAL // 2, y0 + 4], [x0 + 3, y0 + LOCAL - 4], [x0 + LOCAL - 3, y0 + LOCAL - 4]])
-        cv2.fillPoly(dark, [tri], 0.7)
-    return dark
+        cv2.rectangle(img, (x0, y0), (x0 + cell - 1, y0 + cell - 1), 60, -1)
+        cv2.line(img, (x0 + 12, y0 + 28), (x0 + 20, y0 + 10), 220, 2)  # the pad's light mountain drawing
+    else:
+        tri = np.array([[x0 + cell // 2, y0 + 4], [x0 + 3, y0 + cell - 4], [x0 + cell - 3, y0 + cell - 4]])
+        cv2.fillPoly(img, [tri], 60)
+    return img, Lattice(H, line_points(H), 1.0)
 
 
 @pytest.mark.parametrize("dx,dy", [(0.0, 0.0), (0.3, -0.2), (-0.45, 0.1)])
-def test_find_square_gives_where_a_solid_square_lies(dx, dy):
-    got = find_square(_window_with_square(dx, dy))
+def test_a_solid_square_is_found_where_it_lies(dx, dy):
+    img, lat = _sheet_with_square(dx, dy)
+    got = square_map(img, lat).square_at(5, 5)
     assert got is not None
-    assert abs(got[0] - dx) <= 1.5 / LOCAL and abs(got[1] - dy) <= 1.5 / LOCAL
+    assert abs(got[0] - dx) <= 2 / LOCAL and abs(got[1] - dy) <= 2 / LOCAL
 
 
 def test_a_triangle_or_blank_paper_is_no_square():
-    assert find_square(_window_with_square(0.1, 0.0, solid=False)) is None
-    assert find_square(np.zeros((80, 80), np.float32)) is None
+    img, lat = _sheet_with_square(0.1, 0.0, solid=False)
+    assert square_map(img, lat).square_at(5, 5) is None
+    blank = np.full((600, 600), 225, np.uint8)
+    assert square_map(blank, lat).square_at(5, 5) is None
 
 
-def test_offset_field_needs_three_squares_that_agree():
-    two = [Square(1, 3, 0.3, 0.0, 0.5), Square(2, 8, 0.3, 0.0, 0.5)]
-    assert offset_field(two) is None
-    agree = [*two, Square(8, 2, 0.32, 0.02, 0.5), Square(9, 7, 0.29, -0.01, 0.5)]
+def test_offset_field_needs_four_squares_that_agree():
+    three = [Square(1, 3, 0.3, 0.0, 0.5), Square(2, 8, 0.3, 0.0, 0.5), Square(8, 2, 0.32, 0.02, 0.5)]
+    assert offset_field(three) is None
+    agree = [*three, Square(9, 7, 0.29, -0.01, 0.5)]
     field = offset_field(agree)
     assert field is not None and field.shape == (GRID_SIZE + 1, GRID_SIZE + 1, 2)
     assert np.allclose(field[..., 0], 0.3, atol=0.04) and np.allclose(field[..., 1], 0.0, atol=0.04)
-    quarrel = [*two, Square(8, 2, -0.3, 0.2, 0.5), Square(9, 7, 0.3, -0.3, 0.5)]
+    quarrel = [*three[:2], Square(8, 2, -0.3, 0.2, 0.5), Square(9, 7, 0.3, -0.3, 0.5)]
     assert offset_field(quarrel) is None
 
 
@@ -71,22 +79,37 @@ def test_pad_lattice_a_third_of_a_cell_off_is_moved_onto_the_grid(side, dx, dy):
     page, centres = render_design("pad", side, PPT, np.random.default_rng(5))
     cell = float(np.median(np.linalg.norm(np.diff(centres, axis=1), axis=-1)))
     off = _lattice_from_centres(centres, dx, dy)
-    assert len(squares(page, off, side, 0)) >= 3
-    fixed = anchored(page, off, side, 0)
-    err = np.linalg.norm(fixed.cell_centres() - centres, axis=-1).max() / cell
+    assert len(squares(square_map(page, off), side, 0)) >= 3
+    got = placed(page, off, side, 0)
+    assert (got.side, got.k, got.moved) == (side, 0, False)
+    err = np.linalg.norm(got.lattice.cell_centres() - centres, axis=-1).max() / cell
     assert err <= 0.06
+
+
+def test_a_pad_lattice_a_cell_over_read_as_the_other_side_is_placed_on_its_squares():
+    page, centres = render_design("pad", "B", PPT, np.random.default_rng(8))
+    cell = float(np.median(np.linalg.norm(np.diff(centres, axis=1), axis=-1)))
+    over = _lattice_from_centres(centres, 1.0, 0.0)  # the frame taken for the first column line
+    assert registered(square_map(page, over), "A", 0) == ("B", 0, (1, 0))
+    got = placed(page, over, "A", 0)
+    assert (got.side, got.k, got.moved) == ("B", 0, True)
+    assert np.linalg.norm(got.lattice.cell_centres() - centres, axis=-1).max() / cell <= 0.06
+    # the way up given by the player (or markers) is kept: only the lattice moves onto the squares it finds
+    kept = placed(page, over, "A", 0, free=False)
+    assert (kept.side, kept.moved) == ("A", False)
 
 
 def test_a_pad_lattice_already_right_and_a_sheet_without_squares_are_kept():
     page, centres = render_design("pad", "A", PPT, np.random.default_rng(6))
     right = _lattice_from_centres(centres)
-    assert anchored(page, right, "A", 0) is right
+    assert placed(page, right, "A", 0).lattice is right
     page, centres = render_design("generic", "A", PPT, np.random.default_rng(6))
     off = _lattice_from_centres(centres, 0.3, 0.0)
-    assert anchored(page, off, "A", 0) is off
+    got = placed(page, off, "A", 0)
+    assert got.lattice is off and not got.moved
 
 
-def test_the_wrong_side_finds_no_squares_and_keeps_the_lattice():
+def test_the_wrong_side_finds_no_squares_where_the_right_one_is_a_half_cell_off():
     page, centres = render_design("pad", "A", PPT, np.random.default_rng(7))
     off = _lattice_from_centres(centres, 0.3, 0.0)
-    assert anchored(page, off, "B", 0) is off
+    assert squares(square_map(page, off), "B", 0) == []

@@ -9,7 +9,7 @@ Each cell's patch is then cut across two cells, and the whole sheet is doubted o
 
 The pad prints each of its five mountains as a dark square filling its cell, edge to edge with the grid: the
 one printed feature no player covers, darker than any line, on every pad. Once the side and way up are known,
-each mountain cell is looked for around where the lattice puts it; where at least three are found as solid
+each mountain cell is looked for around where the lattice puts it; where at least four are found as solid
 squares (dark along all four of their inner edges, light around them) and agree on how the lattice is off, the
 lattice is moved by that (`anchored`). A lattice the squares find within `MIN_MOVE` of them is kept as it is
 (its measured bends follow a curled page better than five squares can). Sheets whose mountains are not such
@@ -24,14 +24,15 @@ import cv2
 import numpy as np
 
 from companion.cartographers.data import GRID_SIZE, MAPS
-from vision.lattice import Lattice
+from vision.lattice import Lattice, line_points
 
 LOCAL = 32  # pixels per cell of the window a mountain is looked for in
 REACH = 0.5  # cells: how far from the lattice's cell a mountain's square may lie
 EDGE = 0.18  # cells: width of each inner edge strip of the square, and of the ring around it
 SOLID = 0.35  # darkness every inner edge strip of a printed mountain square has at least
 CONTRAST = 0.25  # how much darker the square's edge strips are than the ring around it
-MIN_SQUARES = 3  # mountains found as squares needed before the lattice is moved
+MIN_SQUARES = 4  # mountains found as squares needed before the lattice is moved (a player's own dark peaks
+# on a hand-ruled grid can make three)
 AGREE = 0.15  # cells: each square's offset from the offsets' fit, at most
 MIN_MOVE = 0.15  # cells: the squares' median offset below which the lattice is kept as it is
 
@@ -47,59 +48,68 @@ class Square:
     strength: float  # the square's weakest edge strip's darkness minus the ring's
 
 
-def cell_window(image: np.ndarray, lat: Lattice, row: int, col: int) -> tuple[np.ndarray, np.ndarray]:
-    """The cell (`row`, `col`) where the lattice's homography puts it, with `REACH` + `EDGE` cells around it,
-    warped to a square of `LOCAL` px per cell (darkness 0..1 against the window's paper), and the matrix taking
-    window px to image px."""
-    corners = np.float64([[[col, row], [col + 1, row], [col + 1, row + 1], [col, row + 1]]])
-    quad = cv2.perspectiveTransform(corners, lat.homography)[0].astype(np.float32)
-    m = REACH + EDGE
-    size = int(round((1 + 2 * m) * LOCAL))
-    lo, hi = m * LOCAL, (1 + m) * LOCAL
-    dst = np.float32([[lo, lo], [hi, lo], [hi, hi], [lo, hi]])
-    A = cv2.getPerspectiveTransform(dst, quad)
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    win = cv2.warpPerspective(gray, A, (size, size), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
-                              borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-    paper = max(float(np.percentile(win, 90)), 8.0)
-    return np.clip(1.0 - win / paper, 0.0, 1.0), A
+FRAME_PAD = 2  # cells of the frame around the grid: a mountain a whole cell over, and its reach and ring
 
 
-def _box_means(sat: np.ndarray, x0: np.ndarray, y0: np.ndarray, w: int, h: int) -> np.ndarray:
-    """Mean of the window over boxes of w × h px at every (x0, y0) (a summed-area table `sat`)."""
-    return (sat[y0 + h, x0 + w] - sat[y0, x0 + w] - sat[y0 + h, x0] + sat[y0, x0]) / float(w * h)
+@dataclass(frozen=True)
+class SquareMap:
+    """For every place a square one cell wide could have its top-left corner in the lattice's frame (the grid
+    and `FRAME_PAD` cells around it at `LOCAL` px per cell, through the lattice's homography): its weakest inner
+    edge strip's darkness (`weakest`) and that minus the ring around it (`score`); index [y - e, x - e]."""
+
+    weakest: np.ndarray
+    score: np.ndarray
+    e: int
+
+    def square_at(self, row: float, col: float) -> tuple[float, float, float] | None:
+        """(dx, dy, strength) of the best solid square within `REACH` of lattice cell (`row`, `col`) (cells), or
+        None when the best place is not dark along all four edges (`SOLID`) or not lighter around (`CONTRAST`)."""
+        r = int(round(REACH * LOCAL))
+        y = int(round((row + FRAME_PAD) * LOCAL)) - self.e
+        x = int(round((col + FRAME_PAD) * LOCAL)) - self.e
+        h, w = self.score.shape
+        y0, y1, x0, x1 = max(0, y - r), min(h, y + r + 1), max(0, x - r), min(w, x + r + 1)
+        if y0 >= y1 or x0 >= x1:
+            return None
+        sc = self.score[y0:y1, x0:x1]
+        i, j = np.unravel_index(int(np.argmax(sc)), sc.shape)
+        if self.weakest[y0 + i, x0 + j] < SOLID or sc[i, j] < CONTRAST:
+            return None
+        return (x0 + j - x) / LOCAL, (y0 + i - y) / LOCAL, float(sc[i, j])
 
 
-def find_square(dark: np.ndarray) -> tuple[float, float, float] | None:
-    """(dx, dy, strength) of the solid square one cell wide nearest the window's middle, or None.
+def square_map(image: np.ndarray, lat: Lattice) -> SquareMap:
+    """The lattice's frame searched for solid squares one cell wide (`SquareMap`).
 
-    Every position within `REACH` is scored by its weakest inner edge strip (top, bottom, left, right, each
-    `EDGE` wide) against the ring around the square: a solid printed square is dark along all four, a
-    triangle or a cross is not, and a dark fill that runs on past the square has no light ring.
+    A printed mountain square is dark along all four of its inner edges (each `EDGE` wide), and the ring around
+    it is lighter: a triangle or a cross is not dark along every edge, and a dark fill that runs on past the
+    square has no light ring. Darkness is against the paper around (a maximum over two cells), so a square's
+    own inside never counts as paper.
     """
-    cell = LOCAL
-    e = max(2, int(round(EDGE * cell)))
-    m = int(round((REACH + EDGE) * cell))
-    r = int(round(REACH * cell))
-    sat = cv2.integral(dark.astype(np.float64))
-    offs = np.arange(-r, r + 1)
-    dy, dx = np.meshgrid(offs, offs, indexing="ij")
-    x0, y0 = m + dx, m + dy  # the square's top-left corner at each offset
-    strips = np.stack([
-        _box_means(sat, x0, y0, cell, e),  # top
-        _box_means(sat, x0, y0 + cell - e, cell, e),  # bottom
-        _box_means(sat, x0, y0, e, cell),  # left
-        _box_means(sat, x0 + cell - e, y0, e, cell),  # right
-    ])
-    outer = _box_means(sat, x0 - e, y0 - e, cell + 2 * e, cell + 2 * e) * (cell + 2 * e) ** 2
-    inner = _box_means(sat, x0, y0, cell, cell) * cell**2
-    ring = (outer - inner) / ((cell + 2 * e) ** 2 - cell**2)
-    weakest = strips.min(axis=0)
-    score = weakest - ring
-    i, j = np.unravel_index(int(np.argmax(score)), score.shape)
-    if weakest[i, j] < SOLID or score[i, j] < CONTRAST:
-        return None
-    return float(dx[i, j]) / cell, float(dy[i, j]) / cell, float(score[i, j])
+    L = LOCAL
+    size = (GRID_SIZE + 2 * FRAME_PAD) * L
+    A = lat.homography @ np.array([[1 / L, 0, -FRAME_PAD], [0, 1 / L, -FRAME_PAD], [0, 0, 1.0]])
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    frame = cv2.warpPerspective(gray, A, (size, size), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                                borderMode=cv2.BORDER_REPLICATE)
+    paper = cv2.blur(cv2.dilate(frame, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * L + 1, 2 * L + 1))),
+                     (L, L)).astype(np.float32)
+    dark = np.clip(1.0 - frame.astype(np.float32) / np.maximum(paper, 8.0), 0.0, 1.0)
+    sat = cv2.integral(dark, sdepth=cv2.CV_64F)
+    e = max(2, int(round(EDGE * L)))
+    n = size - L - 2 * e + 1  # top-left corners whose ring fits in the frame, from (e, e)
+
+    def box(dx: int, dy: int, w: int, h: int) -> np.ndarray:
+        """Mean darkness of the w × h box at (dx, dy) from every top-left corner (a summed-area table)."""
+        ya, xa = e + dy, e + dx
+        return (sat[ya + h : ya + h + n, xa + w : xa + w + n] - sat[ya : ya + n, xa + w : xa + w + n]
+                - sat[ya + h : ya + h + n, xa : xa + n] + sat[ya : ya + n, xa : xa + n]) / float(w * h)
+
+    weakest = np.minimum(np.minimum(box(0, 0, L, e), box(0, L - e, L, e)),
+                         np.minimum(box(0, 0, e, L), box(L - e, 0, e, L)))
+    outer = box(-e, -e, L + 2 * e, L + 2 * e) * (L + 2 * e) ** 2
+    ring = (outer - box(0, 0, L, L) * L**2) / ((L + 2 * e) ** 2 - L**2)
+    return SquareMap(weakest, weakest - ring, e)
 
 
 def mountain_cells(side: str, k: int) -> list[tuple[int, int]]:
@@ -108,38 +118,100 @@ def mountain_cells(side: str, k: int) -> list[tuple[int, int]]:
     return [divmod(int(idx[r, c]), GRID_SIZE) for r, c in MAPS[side].mountains]
 
 
-def squares(image: np.ndarray, lat: Lattice, side: str, k: int) -> list[Square]:
-    """The side's mountains found as printed squares near where the lattice (upright by k) puts them."""
-    found = []
+def squares(found: SquareMap, side: str, k: int, shift: tuple[int, int] = (0, 0)) -> list[Square]:
+    """The side's mountains found as printed squares near where the lattice (upright by k, moved `shift`
+    whole cells: columns, rows) puts them; offsets from the unmoved lattice's cells."""
+    out = []
     for row, col in mountain_cells(side, k):
-        dark, _ = cell_window(image, lat, row, col)
-        got = find_square(dark)
+        got = found.square_at(row + shift[1], col + shift[0])
         if got is not None:
-            found.append(Square(row, col, *got))
-    return found
+            out.append(Square(row, col, got[0] + shift[0], got[1] + shift[1], got[2]))
+    return out
 
 
 def offset_field(found: list[Square]) -> np.ndarray | None:
     """(12, 12, 2) offsets (cells, lattice frame) for every crossing: an affine fit over the grid of the
-    squares' offsets (a constant one when fewer than four), or None when they disagree."""
+    squares' offsets, or None when there are too few squares or they disagree."""
     if len(found) < MIN_SQUARES:
         return None
     uv = np.array([(s.col + 0.5, s.row + 0.5) for s in found])
     off = np.array([(s.dx, s.dy) for s in found])
-    terms = np.column_stack([np.ones(len(found)), uv]) if len(found) >= 4 else np.ones((len(found), 1))
+    terms = np.column_stack([np.ones(len(found)), uv])
     coef, *_ = np.linalg.lstsq(terms, off, rcond=None)
     if np.abs(terms @ coef - off).max() > AGREE:
         return None
     v, u = np.mgrid[0 : GRID_SIZE + 1, 0 : GRID_SIZE + 1].astype(np.float64)
-    grid_terms = np.stack([np.ones_like(u), u, v], axis=-1)[..., : terms.shape[1]]
-    return grid_terms @ coef
+    return np.stack([np.ones_like(u), u, v], axis=-1) @ coef
 
 
-def anchored(image: np.ndarray, lat: Lattice, side: str, k: int) -> Lattice:
-    """The lattice moved onto the pad's printed mountain squares, or as it is (see the module's docstring)."""
+REGISTER = 3  # squares another placement (side, way up, a cell over) must find where this one finds at most one
+REGISTER_TURN = 4  # the same when that placement also turns the sheet
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where the pad's printed squares put the sheet: its lattice, side and way up (k, lattice order), and
+    whether the side, the way up or the lattice's whole cells differ from what was given (`moved`)."""
+
+    lattice: Lattice
+    side: str
+    k: int
+    moved: bool = False
+
+
+def registered(found: SquareMap, side: str, k: int) -> tuple[str, int, tuple[int, int]] | None:
+    """Another placement — side, way up, the lattice a whole cell over — whose mountain squares are found where
+    the given one's are not (it finds at most one); None unless exactly one such placement stands out.
+
+    Why: the lines' search can take the pad's decorated frame for its first line (a lattice a cell over), and
+    the printed mountains then confirm the other side, whose mountains lie elsewhere. Side A's mountains are the
+    same under a half turn, so its two turns are one placement; a placement that turns the sheet needs
+    `REGISTER_TURN` squares, since the way up was the cues' own choice."""
+    if len(squares(found, side, k)) > 1:
+        return None
+    hits: dict[frozenset, list[tuple[int, str, int, tuple[int, int]]]] = {}
+    for sd in sorted(MAPS):
+        for kk in range(4):
+            for shift in ((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)):
+                f = squares(found, sd, kk, shift)
+                if len(f) >= REGISTER:
+                    cells = frozenset((r + shift[1], c + shift[0]) for r, c in mountain_cells(sd, kk))
+                    hits.setdefault(cells, []).append((len(f), sd, kk, shift))
+    if not hits:
+        return None
+    best = max(n for h in hits.values() for n, *_ in h)
+    top = [h for h in hits.values() if max(n for n, *_ in h) == best]
+    if len(top) != 1:
+        return None
+    same_turn = [h for h in top[0] if h[2] == k]
+    n, sd, kk, shift = (same_turn or top[0])[0]
+    if kk != k and n < REGISTER_TURN:
+        return None
+    return sd, kk, shift
+
+
+def placed(image: np.ndarray, lat: Lattice, side: str, k: int, free: bool = True) -> Placement:
+    """The sheet placed on the pad's printed mountain squares (see the module's docstring): first, when `free`
+    (the way up was not given by the player or by markers), another side, way up or whole-cell shift that the
+    squares alone confirm (`registered`); then the lattice moved onto the squares (`anchored`)."""
     if side not in MAPS:
-        return lat
-    found = squares(image, lat, side, k)
+        return Placement(lat, side, k)
+    found = square_map(image, lat)
+    moved = False
+    if free:
+        other = registered(found, side, k)
+        if other is not None:
+            side, k, (dx, dy) = other
+            H = lat.homography @ np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1.0]])
+            lat = Lattice(H, line_points(H), lat.score, lat.evidence, lat.from_layout)
+            found = square_map(image, lat)
+            moved = True
+    return Placement(anchored(found, lat, side, k), side, k, moved)
+
+
+def anchored(squares_seen: SquareMap, lat: Lattice, side: str, k: int) -> Lattice:
+    """The lattice moved onto the pad's printed mountain squares (`square_map` of this lattice), or as it is."""
+    found = squares(squares_seen, side, k)
     # A lattice on the lines already sits within a few hundredths of a cell of the squares; moving it then
     # would trade its measured bends (a curled page) for the squares' own scatter.
     if not found or float(np.median([np.hypot(s.dx, s.dy) for s in found])) < MIN_MOVE:

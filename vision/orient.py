@@ -576,7 +576,7 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_t
     seen of side `side_hint`, with `down`): of the accepted lattices, those that put the markers where they are
     (`marker_error` within `MARKER_AGREE`) are preferred, whatever their rank.
     """
-    from vision.anchors import anchored
+    from vision.anchors import placed
     from vision.lattice import find_lattices, lattice_accepted, lattice_rank, may_be_accepted, remeasure
     from vision.locate import SheetLocation
     from vision.messages import Note
@@ -607,7 +607,12 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_t
         o = orient_lattice(image, lat, side_hint, turn=k_markers)
     else:
         o = imposed(image, lat, side_hint, quarter_turns)
-    lat = anchored(image, lat, o.side, o.k)  # the pad's printed mountain squares, where its lines led off
+    # The pad's printed mountain squares, where its lines led the lattice off (a part of a cell, or a whole cell
+    # and the side with it); the way up stays the player's or the markers' when they gave it.
+    place = placed(image, lat, o.side, o.k, free=quarter_turns is None and k_markers is None)
+    if place.moved:
+        o = orient_lattice(image, place.lattice, place.side, turn=place.k)
+    lat = place.lattice
     warnings: list[Note] = location_notes(o)
     H = page_homography(lat, o.side, o.k)
     return SheetLocation(o.side, H, "border", {}, warnings, 0.0, cell_centres=upright_centres(lat, o.k),
