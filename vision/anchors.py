@@ -1,4 +1,5 @@
-"""The game's pad placed by its printed mountain squares, where its own faint lines placed it a part of a cell off.
+"""The game's pad placed by its printed mountain squares, where its own faint lines placed it a part of a cell off
+(or a whole cell over, and on the other side).
 
 Why: the pad's grid is printed in thin dashed orange-brown lines, and a finished map covers them with the
 player's symbols. The lattice search (`vision.lattice.measure`) follows the strongest evenly spaced strokes,
@@ -14,6 +15,11 @@ squares (dark along all four of their inner edges, light around them) and agree 
 lattice is moved by that (`anchored`). A lattice the squares find within `MIN_MOVE` of them is kept as it is
 (its measured bends follow a curled page better than five squares can). Sheets whose mountains are not such
 squares — ours, generic prints, a player's own peaks — find none and keep their lattice.
+
+The lines' search can also take the pad's decorated frame for its first line: a lattice a whole cell over,
+whose mountains then confirm the other side. Where the given side and way up find at most one square and one
+other placement (side, way up, a whole cell over) alone finds three or more, that placement is taken
+(`registered`, before `anchored`; `placed` does both), unless the player or the markers gave the way up.
 """
 
 from __future__ import annotations
@@ -24,9 +30,9 @@ import cv2
 import numpy as np
 
 from companion.cartographers.data import GRID_SIZE, MAPS
-from vision.lattice import Lattice, line_points
+from vision.lattice import Lattice, shifted_lattice
 
-LOCAL = 32  # pixels per cell of the window a mountain is looked for in
+LOCAL = 32  # pixels per cell of the frame the mountains are looked for in
 REACH = 0.5  # cells: how far from the lattice's cell a mountain's square may lie
 EDGE = 0.18  # cells: width of each inner edge strip of the square, and of the ring around it
 SOLID = 0.35  # darkness every inner edge strip of a printed mountain square has at least
@@ -35,6 +41,9 @@ MIN_SQUARES = 4  # mountains found as squares needed before the lattice is moved
 # on a hand-ruled grid can make three)
 AGREE = 0.15  # cells: each square's offset from the offsets' fit, at most
 MIN_MOVE = 0.15  # cells: the squares' median offset below which the lattice is kept as it is
+FRAME_PAD = 2  # cells of the frame around the grid: a mountain a whole cell over, and its reach and ring
+REGISTER = 3  # squares another placement (side, way up, a cell over) must find where this one finds at most one
+REGISTER_TURN = 4  # the same when that placement also turns the sheet
 
 
 @dataclass(frozen=True)
@@ -46,9 +55,6 @@ class Square:
     dx: float
     dy: float
     strength: float  # the square's weakest edge strip's darkness minus the ring's
-
-
-FRAME_PAD = 2  # cells of the frame around the grid: a mountain a whole cell over, and its reach and ring
 
 
 @dataclass(frozen=True)
@@ -144,10 +150,6 @@ def offset_field(found: list[Square]) -> np.ndarray | None:
     return np.stack([np.ones_like(u), u, v], axis=-1) @ coef
 
 
-REGISTER = 3  # squares another placement (side, way up, a cell over) must find where this one finds at most one
-REGISTER_TURN = 4  # the same when that placement also turns the sheet
-
-
 @dataclass(frozen=True)
 class Placement:
     """Where the pad's printed squares put the sheet: its lattice, side and way up (k, lattice order), and
@@ -202,8 +204,7 @@ def placed(image: np.ndarray, lat: Lattice, side: str, k: int, free: bool = True
         other = registered(found, side, k)
         if other is not None:
             side, k, (dx, dy) = other
-            H = lat.homography @ np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1.0]])
-            lat = Lattice(H, line_points(H), lat.score, lat.evidence, lat.from_layout)
+            lat = shifted_lattice(lat, dx, dy)
             found = square_map(image, lat)
             moved = True
     return Placement(anchored(found, lat, side, k), side, k, moved)
