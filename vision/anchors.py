@@ -1,5 +1,4 @@
-"""The game's pad placed by its printed mountain squares, where its own faint lines placed it a part of a cell off
-(or a whole cell over, and on the other side).
+"""The game's pad placed by its printed mountain squares, where its own faint lines placed it a part of a cell off.
 
 Why: the pad's grid is printed in thin dashed orange-brown lines, and a finished map covers them with the
 player's symbols. The lattice search (`vision.lattice.measure`) follows the strongest evenly spaced strokes,
@@ -15,11 +14,6 @@ squares (dark along all four of their inner edges, light around them) and agree 
 lattice is moved by that (`anchored`). A lattice the squares find within `MIN_MOVE` of them is kept as it is
 (its measured bends follow a curled page better than five squares can). Sheets whose mountains are not such
 squares — ours, generic prints, a player's own peaks — find none and keep their lattice.
-
-The lines' search can also take the pad's decorated frame for its first line: a lattice a whole cell over,
-whose mountains then confirm the other side. Where the given side and way up find at most one square and one
-other placement (side, way up, a whole cell over) alone finds three or more, that placement is taken
-(`registered`, before `anchored`; `placed` does both), unless the player or the markers gave the way up.
 """
 
 from __future__ import annotations
@@ -30,7 +24,7 @@ import cv2
 import numpy as np
 
 from companion.cartographers.data import GRID_SIZE, MAPS
-from vision.lattice import Lattice, shifted_lattice
+from vision.lattice import Lattice
 
 LOCAL = 32  # pixels per cell of the frame the mountains are looked for in
 REACH = 0.5  # cells: how far from the lattice's cell a mountain's square may lie
@@ -41,9 +35,7 @@ MIN_SQUARES = 4  # mountains found as squares needed before the lattice is moved
 # on a hand-ruled grid can make three)
 AGREE = 0.15  # cells: each square's offset from the offsets' fit, at most
 MIN_MOVE = 0.15  # cells: the squares' median offset below which the lattice is kept as it is
-FRAME_PAD = 2  # cells of the frame around the grid: a mountain a whole cell over, and its reach and ring
-REGISTER = 3  # squares another placement (side, way up, a cell over) must find where this one finds at most one
-REGISTER_TURN = 4  # the same when that placement also turns the sheet
+FRAME_PAD = 2  # cells of the frame around the grid: more than a square's reach and ring
 
 
 @dataclass(frozen=True)
@@ -124,14 +116,13 @@ def mountain_cells(side: str, k: int) -> list[tuple[int, int]]:
     return [divmod(int(idx[r, c]), GRID_SIZE) for r, c in MAPS[side].mountains]
 
 
-def squares(found: SquareMap, side: str, k: int, shift: tuple[int, int] = (0, 0)) -> list[Square]:
-    """The side's mountains found as printed squares near where the lattice (upright by k, moved `shift`
-    whole cells: columns, rows) puts them; offsets from the unmoved lattice's cells."""
+def squares(found: SquareMap, side: str, k: int) -> list[Square]:
+    """The side's mountains found as printed squares near where the lattice (upright by k) puts them."""
     out = []
     for row, col in mountain_cells(side, k):
-        got = found.square_at(row + shift[1], col + shift[0])
+        got = found.square_at(row, col)
         if got is not None:
-            out.append(Square(row, col, got[0] + shift[0], got[1] + shift[1], got[2]))
+            out.append(Square(row, col, *got))
     return out
 
 
@@ -150,64 +141,12 @@ def offset_field(found: list[Square]) -> np.ndarray | None:
     return np.stack([np.ones_like(u), u, v], axis=-1) @ coef
 
 
-@dataclass(frozen=True)
-class Placement:
-    """Where the pad's printed squares put the sheet: its lattice, side and way up (k, lattice order), and
-    whether the side, the way up or the lattice's whole cells differ from what was given (`moved`)."""
-
-    lattice: Lattice
-    side: str
-    k: int
-    moved: bool = False
-
-
-def registered(found: SquareMap, side: str, k: int) -> tuple[str, int, tuple[int, int]] | None:
-    """Another placement — side, way up, the lattice a whole cell over — whose mountain squares are found where
-    the given one's are not (it finds at most one); None unless exactly one such placement stands out.
-
-    Why: the lines' search can take the pad's decorated frame for its first line (a lattice a cell over), and
-    the printed mountains then confirm the other side, whose mountains lie elsewhere. Side A's mountains are the
-    same under a half turn, so its two turns are one placement; a placement that turns the sheet needs
-    `REGISTER_TURN` squares, since the way up was the cues' own choice."""
-    if len(squares(found, side, k)) > 1:
-        return None
-    hits: dict[frozenset, list[tuple[int, str, int, tuple[int, int]]]] = {}
-    for sd in sorted(MAPS):
-        for kk in range(4):
-            for shift in ((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)):
-                f = squares(found, sd, kk, shift)
-                if len(f) >= REGISTER:
-                    cells = frozenset((r + shift[1], c + shift[0]) for r, c in mountain_cells(sd, kk))
-                    hits.setdefault(cells, []).append((len(f), sd, kk, shift))
-    if not hits:
-        return None
-    best = max(n for h in hits.values() for n, *_ in h)
-    top = [h for h in hits.values() if max(n for n, *_ in h) == best]
-    if len(top) != 1:
-        return None
-    same_turn = [h for h in top[0] if h[2] == k]
-    n, sd, kk, shift = (same_turn or top[0])[0]
-    if kk != k and n < REGISTER_TURN:
-        return None
-    return sd, kk, shift
-
-
-def placed(image: np.ndarray, lat: Lattice, side: str, k: int, free: bool = True) -> Placement:
-    """The sheet placed on the pad's printed mountain squares (see the module's docstring): first, when `free`
-    (the way up was not given by the player or by markers), another side, way up or whole-cell shift that the
-    squares alone confirm (`registered`); then the lattice moved onto the squares (`anchored`)."""
+def placed(image: np.ndarray, lat: Lattice, side: str, k: int) -> Lattice:
+    """The lattice moved onto the pad's printed mountain squares of `side` upright by k (see the module's
+    docstring), or as it is."""
     if side not in MAPS:
-        return Placement(lat, side, k)
-    found = square_map(image, lat)
-    moved = False
-    if free:
-        other = registered(found, side, k)
-        if other is not None:
-            side, k, (dx, dy) = other
-            lat = shifted_lattice(lat, dx, dy)
-            found = square_map(image, lat)
-            moved = True
-    return Placement(anchored(found, lat, side, k), side, k, moved)
+        return lat
+    return anchored(square_map(image, lat), lat, side, k)
 
 
 def anchored(squares_seen: SquareMap, lat: Lattice, side: str, k: int) -> Lattice:

@@ -616,12 +616,7 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_t
         o = orient_lattice(image, lat, side_hint, turn=k_markers)
     else:
         o = imposed(image, lat, side_hint, quarter_turns)
-    # The pad's printed mountain squares, where its lines led the lattice off (a part of a cell, or a whole cell
-    # and the side with it); the way up stays the player's or the markers' when they gave it.
-    place = placed(image, lat, o.side, o.k, free=quarter_turns is None and k_markers is None)
-    if place.moved:
-        o = orient_lattice(image, place.lattice, place.side, turn=place.k)
-    lat = place.lattice
+    lat = placed(image, lat, o.side, o.k)  # the pad's printed mountain squares, where its lines led it off
     warnings: list[Note] = location_notes(o)
     H = page_homography(lat, o.side, o.k)
     return SheetLocation(o.side, H, "border", {}, warnings, 0.0, cell_centres=upright_centres(lat, o.k),
