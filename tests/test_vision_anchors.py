@@ -56,13 +56,13 @@ def test_a_triangle_or_blank_paper_is_no_square():
 
 
 def test_offset_field_needs_four_squares_that_agree():
-    three = [Square(1, 3, 0.3, 0.0, 0.5), Square(2, 8, 0.3, 0.0, 0.5), Square(8, 2, 0.32, 0.02, 0.5)]
+    three = [Square(1, 3, 0.3, 0.0), Square(2, 8, 0.3, 0.0), Square(8, 2, 0.32, 0.02)]
     assert offset_field(three) is None
-    agree = [*three, Square(9, 7, 0.29, -0.01, 0.5)]
+    agree = [*three, Square(9, 7, 0.29, -0.01)]
     field = offset_field(agree)
     assert field is not None and field.shape == (GRID_SIZE + 1, GRID_SIZE + 1, 2)
     assert np.allclose(field[..., 0], 0.3, atol=0.04) and np.allclose(field[..., 1], 0.0, atol=0.04)
-    quarrel = [*three[:2], Square(8, 2, -0.3, 0.2, 0.5), Square(9, 7, 0.3, -0.3, 0.5)]
+    quarrel = [*three[:2], Square(8, 2, -0.3, 0.2), Square(9, 7, 0.3, -0.3)]
     assert offset_field(quarrel) is None
 
 

@@ -11,7 +11,7 @@ The pad prints each of its five mountains as a dark square filling its cell, edg
 one printed feature no player covers, darker than any line, on every pad. Once the side and way up are known,
 each mountain cell is looked for around where the lattice puts it; where at least four are found as solid
 squares (dark along all four of their inner edges, light around them) and agree on how the lattice is off, the
-lattice is moved by that (`anchored`). A lattice the squares find within `MIN_MOVE` of them is kept as it is
+lattice is moved by that (`placed`). A lattice the squares find within `MIN_MOVE` of them is kept as it is
 (its measured bends follow a curled page better than five squares can). Sheets whose mountains are not such
 squares — ours, generic prints, a player's own peaks — find none and keep their lattice.
 """
@@ -46,7 +46,6 @@ class Square:
     col: int
     dx: float
     dy: float
-    strength: float  # the square's weakest edge strip's darkness minus the ring's
 
 
 @dataclass(frozen=True)
@@ -59,8 +58,8 @@ class SquareMap:
     score: np.ndarray
     e: int
 
-    def square_at(self, row: float, col: float) -> tuple[float, float, float] | None:
-        """(dx, dy, strength) of the best solid square within `REACH` of lattice cell (`row`, `col`) (cells), or
+    def square_at(self, row: float, col: float) -> tuple[float, float] | None:
+        """(dx, dy) of the best solid square within `REACH` of lattice cell (`row`, `col`) (cells), or
         None when the best place is not dark along all four edges (`SOLID`) or not lighter around (`CONTRAST`)."""
         r = int(round(REACH * LOCAL))
         y = int(round((row + FRAME_PAD) * LOCAL)) - self.e
@@ -73,7 +72,7 @@ class SquareMap:
         i, j = np.unravel_index(int(np.argmax(sc)), sc.shape)
         if self.weakest[y0 + i, x0 + j] < SOLID or sc[i, j] < CONTRAST:
             return None
-        return (x0 + j - x) / LOCAL, (y0 + i - y) / LOCAL, float(sc[i, j])
+        return (x0 + j - x) / LOCAL, (y0 + i - y) / LOCAL
 
 
 def square_map(image: np.ndarray, lat: Lattice) -> SquareMap:
@@ -146,12 +145,7 @@ def placed(image: np.ndarray, lat: Lattice, side: str, k: int) -> Lattice:
     docstring), or as it is."""
     if side not in MAPS:
         return lat
-    return anchored(square_map(image, lat), lat, side, k)
-
-
-def anchored(squares_seen: SquareMap, lat: Lattice, side: str, k: int) -> Lattice:
-    """The lattice moved onto the pad's printed mountain squares (`square_map` of this lattice), or as it is."""
-    found = squares(squares_seen, side, k)
+    found = squares(square_map(image, lat), side, k)
     # A lattice on the lines already sits within a few hundredths of a cell of the squares; moving it then
     # would trade its measured bends (a curled page) for the squares' own scatter.
     if not found or float(np.median([np.hypot(s.dx, s.dy) for s in found])) < MIN_MOVE:

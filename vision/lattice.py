@@ -509,12 +509,6 @@ def line_points(H: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(ideal.reshape(1, -1, 2), H)[0].reshape(N_LINES, N_LINES, 2)
 
 
-def shifted_lattice(lat: Lattice, dx: int, dy: int) -> Lattice:
-    """The lattice moved `dx` columns and `dy` rows (grid units), its points where its homography puts them."""
-    H = lat.homography @ np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1.0]])
-    return Lattice(H, line_points(H), lat.score, lat.evidence, lat.from_layout)
-
-
 def measure(ink: np.ndarray, H: np.ndarray, rounds: int = 2) -> Lattice:
     """Measure the 24 lines around the grid predicted by `H` (grid units → `ink` px) and refit it."""
     cell, pad = MEASURE_CELL, 0.5

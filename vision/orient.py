@@ -22,16 +22,8 @@ import numpy as np
 
 from companion.cartographers.data import GRID_SIZE, MAPS
 from printables.layout import sheet_layout
-from vision.lattice import (
-    EVIDENCE_ALONE,
-    Lattice,
-    ink_map,
-    line_points,
-    overrules,
-    segment_evidence,
-    segment_strengths,
-    shifted_lattice,
-)
+from vision.anchors import placed
+from vision.lattice import EVIDENCE_ALONE, Lattice, ink_map, line_points, overrules, segment_evidence, segment_strengths
 from vision.pagecues import Extents, PaperCues, page_frame, turn_scores
 from vision.symbolup import symbol_votes
 from vision.upright import TEXT_CELL, TEXT_PAD, TextVotes, darkness, frame_paper, peak_cue, text_frame, text_votes
@@ -585,7 +577,6 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_t
     seen of side `side_hint`, with `down`): of the accepted lattices, those that put the markers where they are
     (`marker_error` within `MARKER_AGREE`) are preferred, whatever their rank.
     """
-    from vision.anchors import placed
     from vision.lattice import find_lattices, lattice_accepted, lattice_rank, may_be_accepted, remeasure
     from vision.locate import SheetLocation
     from vision.messages import Note
@@ -626,6 +617,12 @@ def locate_by_lattice(image: np.ndarray, side_hint: str | None = None, quarter_t
 
 
 CELL_SHIFTS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def shifted_lattice(lat: Lattice, dx: int, dy: int) -> Lattice:
+    """The lattice moved `dx` columns and `dy` rows (grid units), its points where its homography puts them."""
+    H = lat.homography @ np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1.0]])
+    return Lattice(H, line_points(H), lat.score, lat.evidence, lat.from_layout)
 
 
 def cell_off(image: np.ndarray, lat: Lattice, side_hint: str | None, confirm: float) -> Lattice:
