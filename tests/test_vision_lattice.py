@@ -397,3 +397,19 @@ def test_a_chequered_tablecloth_alone_is_no_map(seed):
 
     cloth = gingham(np.random.default_rng(seed), 900, 700)[..., ::-1].copy()
     assert locate_by_lattice(cloth) is None
+
+
+def test_coarse_candidates_measured_beyond_those_returned():
+    """The grid can rank low on the coarse score beside a chequered cloth: the photo's outlines' best `keep` +
+    MEASURED_EXTRA candidates are measured, and the ink outlines' best INK_MEASURED beside them."""
+    from vision.lattice import INK_MEASURED, MEASURED_EXTRA, to_measure
+
+    H = np.eye(3)
+    found = [(10.0 - i, H, False, i % 3 == 0) for i in range(20)]  # every third reached from an ink outline
+    chosen = to_measure(found, keep=4)
+    photo = [t for t in chosen if not t[3]]
+    ink = [t for t in chosen if t[3]]
+    assert [t[0] for t in photo] == [t[0] for t in found if not t[3]][: 4 + MEASURED_EXTRA]
+    assert [t[0] for t in ink] == [10.0, 7.0][:INK_MEASURED]
+    assert len(photo) == 7
+    assert to_measure([], keep=4) == []

@@ -924,6 +924,11 @@ NEUTRAL_LEVELS = (0.18, 0.3)
 INK_OUTLINE_KEEP = 2  # outlines kept per level, largest first
 MIN_GRID_AREA = 0.02  # of the working image: a grid smaller than this is not searched (its cells are too small)
 INK_MEASURED = 2  # lattices reached from ink outlines measured beside the photo's outlines' best few
+# The photo's outlines' coarse candidates measured beyond the `keep` returned. The coarse score (a comb and a shift
+# search at SEARCH_CELL px) can rank the grid below windows of a chequered cloth that are more regular than a
+# pad's faint dashes; measured, the grid's 12 + 12 lines win. Two extra measured candidates refused a pad scan flat
+# in the frame whose grid was the seventh coarse candidate and the first measured (photogen2 dev seed 114).
+MEASURED_EXTRA = 3
 
 
 def ink_quads(ink: np.ndarray, levels: tuple[float, ...] | None = None,
@@ -960,6 +965,14 @@ def ink_quads(ink: np.ndarray, levels: tuple[float, ...] | None = None,
             if n >= keep:
                 break
     return out
+
+
+def to_measure(found: list[tuple], keep: int) -> list[tuple]:
+    """The coarse candidates (score, homography, from_layout, by_ink), best first, that are measured at full size:
+    the photo's outlines' best `keep` + MEASURED_EXTRA, and the ink outlines' best INK_MEASURED beside them (never
+    crowding out the others: a grid that both reach is measured from the outlines, as before there were ink
+    outlines)."""
+    return [t for t in found if not t[3]][: keep + MEASURED_EXTRA] + [t for t in found if t[3]][:INK_MEASURED]
 
 
 def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int = 3,
@@ -1024,9 +1037,7 @@ def find_lattices(image: np.ndarray, gray: np.ndarray | None = None, keep: int =
                 found.append((ev0 + 0.05 * float(np.clip(lattice_score(ink, H0, cell), -3.0, 6.0)), H0, layout,
                               by_ink))
     found.sort(key=lambda t: -t[0])
-    # The photo's outlines' best few, as ever, and the ink outlines' best two beside them (never crowding out
-    # the others: a grid that both reach is measured from the outlines, as before there were ink outlines).
-    chosen = [t for t in found if not t[3]][: keep + 2] + [t for t in found if t[3]][:INK_MEASURED]
+    chosen = to_measure(found, keep)
     measured = []
     for _, H, layout, by_ink in chosen:
         lat = measure(ink, H, rounds=1)
