@@ -926,8 +926,8 @@ MIN_GRID_AREA = 0.02  # of the working image: a grid smaller than this is not se
 INK_MEASURED = 2  # lattices reached from ink outlines measured beside the photo's outlines' best few
 # The photo's outlines' coarse candidates measured beyond the `keep` returned. The coarse score (a comb and a shift
 # search at SEARCH_CELL px) can rank the grid below windows of a chequered cloth that are more regular than a
-# pad's faint dashes; measured, the grid's 12 + 12 lines win. Two extra measured candidates refused a pad scan flat
-# in the frame whose grid was the seventh coarse candidate and the first measured (photogen2 dev seed 114).
+# pad's faint dashes; measured, the grid's 12 + 12 lines win. With two extra, a pad scan flat in the frame was
+# refused: its grid was the seventh coarse candidate, and the first once measured (photogen2 dev seed 114).
 MEASURED_EXTRA = 3
 
 
