@@ -15,8 +15,13 @@ CELL, PAD = 48, 5
 SIZE = (GRID_SIZE + 2 * PAD) * CELL
 
 
-def notebook_dark(rulings: bool = True, margin: bool = True, squared: bool = False, seed: int = 0) -> np.ndarray:
-    """Darkness (0..1) of an upright notebook page around an 11x11 grid, in a text frame (48 px a cell)."""
+def notebook_dark(rulings: bool = True, margin: bool = True, squared: bool = False, seed: int = 0,
+                  lean: int = 0, page_right: float | None = None) -> np.ndarray:
+    """Darkness (0..1) of an upright notebook page around an 11x11 grid, in a text frame (48 px a cell).
+
+    `lean`: px the margin line moves right from the frame's top to its bottom (a grid ruled askew on the page);
+    `page_right`: cells right of the grid where the page ends in a thin shadow, a darker table beyond it.
+    """
     rng = np.random.default_rng(seed)
     d = rng.normal(0.0, 0.01, (SIZE, SIZE)).clip(0, 1).astype(np.float32)
     pitch = int(0.66 * CELL)
@@ -28,7 +33,11 @@ def notebook_dark(rulings: bool = True, margin: bool = True, squared: bool = Fal
             cv2.line(d, (x, 0), (x, SIZE), 0.18, 2)
     if margin:
         x = int((PAD - 1.2) * CELL)
-        cv2.line(d, (x, 0), (x, SIZE), 0.3, 3)
+        cv2.line(d, (x, 0), (x + lean, SIZE), 0.3, 3)
+    if page_right is not None:
+        x = int((PAD + GRID_SIZE + page_right) * CELL)
+        d[:, x:] = 0.12 + rng.normal(0.0, 0.01, (SIZE, SIZE - x))
+        cv2.line(d, (x, 0), (x, SIZE), 0.35, 3)
     g0, g1 = PAD * CELL, (PAD + GRID_SIZE) * CELL
     for i in range(GRID_SIZE + 1):  # the player's grid
         v = g0 + i * CELL
@@ -70,6 +79,41 @@ def test_the_margin_line_is_at_the_left_and_tells_a_half_turn():
     assert s.margin[0] > 0.5 and s.margin[2] < -0.5
     assert s.margin[1] == pytest.approx(0.0, abs=0.05) and s.margin[3] == pytest.approx(0.0, abs=0.05)
     assert int(np.argmax(s.total(0.25, 0.2, 0.2))) == 0
+
+
+def test_a_margin_line_leaning_in_the_grids_frame_is_still_found():
+    """A grid ruled by hand lies a degree or two askew on the page: its margin line leans in the grid's frame, and
+    no single column holds it for half the frame's height."""
+    for lean in (-45, 45):
+        s = turn_scores(notebook_dark(lean=lean), everywhere(), CELL, PAD, None)
+        assert s.margin[0] > 0.5 and s.margin[2] < -0.5
+
+
+def test_the_pages_edge_is_no_margin_line():
+    """The page ending right of the grid in a thin shadow, a table beyond it as light as paper to the paper mask,
+    is a long line too; the rulings stop there, so it does not outvote the margin line, nor turn a page without one."""
+    s = turn_scores(notebook_dark(page_right=3.0, lean=30), everywhere(), CELL, PAD, None)
+    assert s.margin[0] > 0.5 and s.margin[2] < -0.5
+    bare = turn_scores(notebook_dark(margin=False, page_right=3.0), everywhere(), CELL, PAD, None)
+    assert abs(bare.margin[0]) < 0.2 and abs(bare.margin[2]) < 0.2
+
+
+def test_a_step_is_no_ridge():
+    """`ridge_response` wants ink darker than both flanks: a line, not the edge between paper and table."""
+    step = np.zeros((20, 60), np.float32)
+    step[:, 30:] = 0.5
+    assert pagecues.ridge_response(step, 3, 1).max() == pytest.approx(0.0)
+    line = np.zeros((20, 60), np.float32)
+    line[:, 29:31] = 0.5
+    assert pagecues.ridge_response(line, 3, 1)[:, 29:31].min() == pytest.approx(0.5)
+
+
+def test_sheared_columns_stand_a_leaning_line_upright():
+    r = np.zeros((96, 64), np.float32)
+    for y in range(96):
+        r[y, 26 + int(np.rint((y - 48) / 8))] = 1.0  # leaning 1 px in 8 about the middle row
+    sh = pagecues.sheared_columns(r, 1 / 8, 1)
+    assert np.nan_to_num(sh)[:, 26].sum() == 96 and np.nan_to_num(sh).sum() == 96
 
 
 def test_the_margin_line_counts_only_on_ruled_paper():

@@ -35,6 +35,10 @@ SQUARE_PITCH = (0.22, 0.6)
 SQUARE_SHARE, PITCH_MATCH = 0.2, 0.08
 SQUARE_RMS = 0.001  # ... and with some line in it at all (blank paper's profile is flat: its shares are noise)
 SQUARE_BAND = 1.0  # cells around the grid left out of that test: a hand-drawn grid's lines overshoot its outline
+# Leans of a notebook's margin line in the grid's frame that `margin_line_cue` tries (px across per px along):
+# a grid ruled by hand up to about 3 degrees off the page's lines.
+MARGIN_SLANTS = np.linspace(-0.05, 0.05, 15)
+MARGIN_CANDIDATES = 3  # lines per margin checked for the rulings carrying on across them
 OUTSIDE = -1.0  # value of page-frame pixels outside the photo
 
 
@@ -234,22 +238,107 @@ def nanmedian_columns(a: np.ndarray) -> np.ndarray:
     return np.where(n > 0, med, np.nan).astype(a.dtype)
 
 
+def ridge_response(dark: np.ndarray, width: int, axis: int) -> np.ndarray:
+    """Darkness above BOTH flanks `width` px away across the line (along `axis`), floored at 0: a thin line.
+
+    Unlike the second difference, a step gives nothing: the page's own edge against a darker table (paper on one
+    side only) is no line drawn on the page, a notebook's margin line is.
+    """
+    d = dark.astype(np.float32)
+    a = np.moveaxis(d, axis, 0)
+    out = np.zeros_like(d)
+    o = np.moveaxis(out, axis, 0)
+    if a.shape[0] > 2 * width:
+        mid = a[width:-width]
+        o[width:-width] = np.maximum(np.minimum(mid - a[: -2 * width], mid - a[2 * width:]), 0.0)
+    return out
+
+
+def sheared_columns(r: np.ndarray, slant: float, step: int, lo: int = 0, hi: int | None = None) -> np.ndarray:
+    """Columns `lo`..`hi` of every `step`-th row of `r`, each row shifted by `slant` px per px of height (about the
+    middle row), so that a line leaning by `slant` stands in one column; pixels shifted in from past the edges are
+    NaN."""
+    h, w = r.shape
+    hi = w if hi is None else hi
+    ys = np.arange(0, h, step)
+    shift = np.rint(slant * (ys - h / 2)).astype(int)
+    cols = np.arange(lo, hi)[None, :] + shift[:, None]
+    ok = (cols >= 0) & (cols < w)
+    return np.where(ok, r[ys[:, None], np.clip(cols, 0, w - 1)], np.nan)
+
+
+def _row_means(a: np.ndarray) -> np.ndarray:
+    """Mean of each row over its numbers (NaN for a row of NaN), without numpy's warning for empty rows."""
+    n = np.count_nonzero(~np.isnan(a), axis=1)
+    return np.where(n > 0, np.nan_to_num(a).sum(axis=1) / np.maximum(n, 1), np.nan)
+
+
+def rulings_continue(rows_resp: np.ndarray, col: int, side: int, cell: int) -> float:
+    """0..1: how alike the rulings are on both sides of a line at column `col` (sheared `rows_resp`, the
+    horizontal-line response): the correlation of the two strips' row profiles, floored at 0.
+
+    A notebook's rulings run across its margin line to the page's edge; beyond the page's edge (a table, a
+    cloth) they stop. `side` is -1 for a line in the left margin (the strip beyond it is further left), +1 right.
+    """
+    gap, width = max(2, cell // 8), max(4, cell // 2)
+    inner = (col + gap, col + gap + width) if side < 0 else (col - gap - width, col - gap)
+    outer = (col - gap - width, col - gap) if side < 0 else (col + gap, col + gap + width)
+    if min(inner[0], outer[0]) < 0 or max(inner[1], outer[1]) > rows_resp.shape[1]:
+        return 0.0
+    a, b = (_row_means(rows_resp[:, lo:hi]) for lo, hi in (inner, outer))
+    ok = ~(np.isnan(a) | np.isnan(b))
+    if ok.sum() < 8:
+        return 0.0
+    a, b = a[ok] - a[ok].mean(), b[ok] - b[ok].mean()
+    den = float(np.sqrt((a * a).sum() * (b * b).sum()))
+    return float(max((a * b).sum() / den, 0.0)) if den > 1e-12 else 0.0
+
+
 def margin_line_cue(dark: np.ndarray, keep: np.ndarray, cell: int, pad: int) -> float:
     """-1..1: a long single vertical line in the left margin of this frame and none in the right one.
 
-    A notebook's margin line runs the page's full height left of the writing; the column profile (mean
-    vertical-line response over the frame's height, paper only) shows it as one outstanding column.
+    A notebook's margin line runs the page's full height left of the writing; the column profile (median
+    vertical-line response over the frame's height, paper only) shows it as one outstanding column. A grid ruled
+    by hand is seldom square to the page, so the line may lean in the grid's frame: the profile is taken along
+    each of a few slants (`MARGIN_SLANTS`) and the best one counts, on each side apart. The page's own edge
+    (often a thin shadow) is a long line too; what tells the margin line from it is that the rulings carry on
+    across it (`rulings_continue`).
     """
     w = max(1, cell // 16)
-    r = np.where(keep, _line_response(dark, 0, w, max(3, cell // 2)), np.nan)
-    rows = keep.sum(axis=0)
-    # the median along the column: a line that runs the whole height keeps it, a column of coin circles, a
-    # score box's side or a word does not
-    with np.errstate(all="ignore"):
-        prof = np.where(rows > 0.5 * keep.shape[0], nanmedian_columns(np.where(rows > 0, r, 0.0)), 0.0)
-    prof = np.nan_to_num(prof)
     g0, g1 = int((pad - GRID_BAND) * cell), int((pad + GRID_SIZE + GRID_BAND) * cell)
-    left, right = _single_line_strength(prof[:g0], cell), _single_line_strength(prof[g1:], cell)
+    step = max(1, cell // 6)
+    best = []
+    for side, (lo, hi) in ((-1, (0, g0)), (1, (g1, dark.shape[1]))):
+        # the margin's columns only (and w more, for the flanks); widened by a few px across (a maximum, which keeps
+        # its strength), so that a line leaning between two of the slants tried keeps one column
+        a, b = max(0, lo - w), min(dark.shape[1], hi + w)
+        wide = cv2.dilate(ridge_response(dark[:, a:b], w, 1), np.ones((1, 2 * w + 1), np.uint8))
+        r = np.where(keep[:, a:b], cv2.blur(wide, (1, max(3, cell // 2))), np.nan)
+        lines = []  # (strength, slant, column) of each slant's strongest line
+        for slant in MARGIN_SLANTS:
+            part = sheared_columns(r, float(slant), step, lo - a, hi - a)
+            rows = np.count_nonzero(~np.isnan(part), axis=0)
+            # the median along the column: a line that runs the whole height keeps it, a column of coin circles,
+            # a score box's side or a word does not
+            with np.errstate(all="ignore"):
+                prof = np.nan_to_num(np.where(rows > 0.5 * part.shape[0], nanmedian_columns(part), 0.0))
+            lines.append((_single_line_strength(prof, cell), float(slant), lo + int(np.argmax(prof))))
+        # the strongest few lines, a cell apart (the margin line and the page's edge), each checked for rulings
+        lines.sort(reverse=True)
+        seen: list[int] = []
+        value = 0.0
+        for strength, slant, col in lines:
+            if strength <= value or len(seen) >= MARGIN_CANDIDATES:
+                break
+            if any(abs(col - c) < cell for c in seen):
+                continue
+            seen.append(col)
+            c0, c1 = max(0, col - 2 * cell), min(dark.shape[1], col + 2 * cell)
+            rr = np.where(keep[:, c0:c1], cv2.blur(ridge_response(dark[:, c0:c1], w, 0), (max(3, cell // 4), 1)),
+                          np.nan)
+            value = max(value, strength * rulings_continue(sheared_columns(rr, slant, 2), col - c0, side, cell))
+        best.append(value)
+    left, right = best
     if left + right < 1e-4:
         return 0.0
     # a line as dark as a faint ruling over the page's height (0.04) counts fully, a trace of one not at all
