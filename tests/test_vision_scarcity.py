@@ -11,12 +11,15 @@ from vision.cellnet import CLASSES
 from vision.cellread import doubt_scarce
 from vision.groups import Group
 from vision.scarcity import (
+    CELL_MAX_COST,
     MAX_COST,
     MIN_FILLED,
+    MIN_MEMBERS,
     NEARLY_BLANK,
     SCARCE_CAP,
     nearly_blank,
     scarce_terrains,
+    suspect_cells,
     suspect_groups,
 )
 
@@ -75,6 +78,28 @@ def test_suspect_exactly_when_the_missing_terrain_costs_little(p, alt, n):
     assert (suspect_groups(Q, CLASSES, [list(range(n))], [FARM], ["village"]) == [0]) == (cost <= MAX_COST)
 
 
+def test_cells_of_small_groups_are_suspect_each_on_its_own():
+    # rows 0-2: single-cell groups, two waters read as forests (water costs little), one sure forest; rows 3-7: a
+    # pen of five (left to suspect_groups, whatever its cost)
+    Q = _probs([{FOREST: 0.7, WATER: 0.25}, {FOREST: 0.8, WATER: 0.15}, {FOREST: 0.999}]
+               + [{FOREST: 0.6, WATER: 0.39}] * 5)
+    groups = [[0], [1], [2], [3, 4, 5, 6, 7]]
+    assert suspect_cells(Q, CLASSES, groups, ["water"]) == [0, 1]
+    assert suspect_cells(Q, CLASSES, groups, []) == []
+    assert MIN_MEMBERS == 3 and suspect_cells(Q, CLASSES, [[0, 1]], ["water"]) == [0, 1]  # two cells: still small
+
+
+@settings(max_examples=200, deadline=None)
+@given(p=st.floats(0.2, 0.999), alt=st.floats(1e-4, 0.5))
+def test_a_single_cell_is_suspect_exactly_when_the_missing_terrain_costs_it_little(p, alt):
+    alt = min(alt, 1.0 - p)
+    Q = _probs([{FOREST: p, WATER: alt}])
+    if int(np.argmax(Q[0])) != FOREST:
+        return
+    cost = float(np.log(p + 1e-6) - np.log(Q[0, WATER] + 1e-6))
+    assert (suspect_cells(Q, CLASSES, [[0]], ["water"]) == [0]) == (cost <= CELL_MAX_COST)
+
+
 def _group(gid: int, rows: list[int], cells: list[tuple[int, int]]) -> Group:
     return Group(gid, rows, cells, cells[0], np.ones(len(rows)))
 
@@ -95,6 +120,23 @@ def test_doubt_scarce_caps_the_suspect_pen_and_says_which_terrain_is_missing():
     assert [n.code for n in warnings] == ["terrain_missing"]
     assert "village" in warnings[0].text("en")
     assert "Köy" in warnings[0].text("tr") or "köy" in warnings[0].text("tr")
+
+
+def test_doubt_scarce_caps_a_pen_split_into_single_cells():
+    # a full map without water: 15 waters read as forests, each a group of its own, beside 30 sure forests,
+    # 20 villages and 20 farms
+    Q = _probs([{FOREST: 0.8, WATER: 0.15}] * 15 + [{FOREST: 0.999}] * 30 + [{VILLAGE: 0.999}] * 20
+               + [{FARM: 0.999}] * 20)
+    cells = [(k // 11, k % 11) for k in range(len(Q))]
+    groups = [_group(i + 1, [i], [cells[i]]) for i in range(15)]
+    groups += [_group(16 + i, list(range(a, b)), cells[a:b]) for i, (a, b) in enumerate([(15, 45), (45, 65), (65, 85)])]
+    labels = [CLASSES[int(k)] for k in Q.argmax(axis=1)]
+    conf = np.full((11, 11), 0.95)
+    warnings: list = []
+    doubt_scarce(Q, groups, cells, labels, {}, conf, warnings)
+    assert all(conf[rc] == SCARCE_CAP for rc in cells[:15])
+    assert all(conf[rc] == 0.95 for rc in cells[15:])
+    assert [n.code for n in warnings] == ["terrain_missing"]
 
 
 def test_doubt_scarce_leaves_a_group_the_player_named():

@@ -24,7 +24,7 @@ from companion.cartographers.data import GRID_SIZE
 from vision import cellnet
 from vision.calibrate import DOMINANT_CAP, dominant_terrain, logit, predict
 from vision.cellpatch import MARGIN, PATCH, cell_pitch, grid_quads, paper_white, quad_patches
-from vision.scarcity import SCARCE_CAP, nearly_blank, scarce_terrains, suspect_groups
+from vision.scarcity import SCARCE_CAP, nearly_blank, scarce_terrains, suspect_cells, suspect_groups
 
 CLASSES = cellnet.CLASSES
 EMPTY = 0
@@ -446,8 +446,9 @@ def doubt_scarce(Q: np.ndarray, groups, cells: list[tuple[int, int]], labels: li
     free = [g for g in groups if not any(k in fixed for k in g.rows)]
     rows = [g.rows for g in free]
     suspects = suspect_groups(Q, CLASSES, rows, group_names(Q, rows), missing) if missing else []
-    if suspects:
-        doubted += [rc for i in suspects for rc in free[i].cells]
+    singles = suspect_cells(Q, CLASSES, rows, missing) if missing else []
+    if suspects or singles:
+        doubted += [rc for i in suspects for rc in free[i].cells] + [cells[k] for k in singles]
         warnings.append(Note.of("terrain_missing", terrains=tuple(missing)))
     for rc in doubted:
         conf[rc] = min(float(conf[rc]), SCARCE_CAP)
