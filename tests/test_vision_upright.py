@@ -121,3 +121,64 @@ def test_peak_direction_sees_which_way_a_mountain_points():
     cv2.fillPoly(patch, [np.array([[8, 40], [24, 8], [40, 40]])], 60)
     assert upright.peak_direction(patch) > 0.3
     assert upright.peak_direction(np.ascontiguousarray(patch[::-1])) < -0.3
+
+
+def _squared(img: np.ndarray, level: float = 0.14, noise: float = 0.05, step: int = 24, seed: int = 1,
+             start: int = 11) -> np.ndarray:
+    """The sheet on squared paper: faint rulings every `step` px (from `start`: 11 lays them on the grid's lines
+    and makes them symmetric under a half turn) whose ink wavers along them about `level` (darkness), so that an
+    ink threshold breaks them into crosses, Ts and Ls between the crossings."""
+    rng = np.random.default_rng(seed)
+    f = img.astype(np.float32) / 255
+    for axis in (0, 1):
+        m = np.zeros(img.shape[:2], np.float32)
+        for p in range(start, img.shape[0], step):
+            if axis == 0:
+                m[p : p + 2, :] = 1
+            else:
+                m[:, p : p + 2] = 1
+        wave = cv2.GaussianBlur(rng.normal(0, 1, m.shape).astype(np.float32), (0, 0), 3)
+        f *= (1 - m * np.clip(level + noise * wave / wave.std(), 0, 1))[..., None]
+    return (f * 255).astype(np.uint8)
+
+
+def _text_frame(img: np.ndarray) -> np.ndarray:
+    return upright.text_frame(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), _lattice().homography)
+
+
+def test_without_rulings_takes_out_long_lines_and_keeps_short_strokes():
+    dark = np.zeros((120, 120), np.float32)
+    dark[30:32, :] = 0.3  # a ruling across
+    dark[:, 70:72] = 0.2  # a ruling down
+    dark[50:70, 20:23] = 0.8  # a letter's stroke, 20 px
+    out = upright.without_rulings(dark, 36)
+    assert out[30:32, :60].max() < 1e-6 and out[:25, 70:72].max() < 1e-6
+    assert np.allclose(out[50:70, 20:23], 0.8)
+
+
+@needs_model
+def test_squared_papers_rulings_cast_no_votes_once_taken_out():
+    frame = _text_frame(_squared(_sheet("A", labels=False, header=False)))
+    raw = upright.text_votes(frame)
+    assert raw.glyphs >= 40  # the rulings' pieces, taken for letters
+    v = upright.text_votes(frame, squared=True)
+    assert v.glyphs < upright.MIN_SQUARED_GLYPHS and np.all(v.log_odds == 0)  # a few strays: no vote
+
+
+@needs_model
+@pytest.mark.parametrize("level", [0.14, 0.2])
+def test_text_on_squared_paper_still_votes_once_the_rulings_are_out(level):
+    frame = _text_frame(_squared(_sheet("A"), level=level))
+    v = upright.text_votes(frame, squared=True)
+    assert v.glyphs >= 30 and int(np.argmax(v.log_odds)) == 0 and v.lead(0, 2) > 20.0
+
+
+@pytest.mark.parametrize("turn", [0, 2])
+def test_bare_grid_on_squared_paper_is_unsure_not_guessed(turn):
+    """Squared paper's broken rulings are no text: a bare side A grid drawn on it is still asked."""
+    img = _sheet("A", labels=False, header=False)
+    for r, c in MAPS["A"].mountains:
+        x, y = X0 + c * CELL, X0 + r * CELL
+        cv2.rectangle(img, (x + 8, y + 8), (x + 40, y + 40), (70, 70, 90), -1)
+    o = orient_lattice(np.ascontiguousarray(np.rot90(_squared(img), turn)), _lattice())
+    assert o.unsure

@@ -328,9 +328,10 @@ def orient_lattice(image: np.ndarray, lattice: Lattice, side_hint: str | None = 
     tframe = text_frame(image, lattice.homography) if text else None
     # the text votes and the paper cues read the same darkness and paper of the text frame: worked out once
     tdark, tpaper = (darkness(tframe), frame_paper(tframe)) if tframe is not None else (None, None)
-    votes = text_votes(tframe, dark=tdark, paper=tpaper) if tframe is not None else TextVotes(np.zeros(4), 0)
     # The margins weigh only the way up: the candidate ranking (`text=False`) uses the confirmation alone.
     paper = paper_cues(image, lattice, tframe, tdark, tpaper)
+    votes = (text_votes(tframe, dark=tdark, paper=tpaper, squared=paper.squared) if tframe is not None
+             else TextVotes(np.zeros(4), 0))
     # On squared paper every margin is a periodic row: the coin track's cue would only weigh where the page ends.
     if text and not paper.squared:
         mdark = margin_darkness(frame)  # the same darkness and page for the four turns: worked out once

@@ -114,6 +114,32 @@ def frame_paper(frame: np.ndarray, cell: int = TEXT_CELL, pad: int = TEXT_PAD) -
     return paper_mask(frame, (pad * cell, (pad + GRID_SIZE) * cell), cell)
 
 
+RULING_SPAN = 0.75  # cells: a stroke straight across or down the frame this long is a ruling, not a letter's
+# Fewer glyphs than this on squared paper, its rulings taken out, are the rulings' strays (crossings where the ink
+# wavers), no text: a word or a row of labels has more letters. A bare synthetic sheet kept 4 and the two
+# development photos that motivated `without_rulings` 0 and 3; a title and labels keep 30 or more. Strays do point
+# the right way by chance: on 104 squared development sheets this rule sent one back from the ask to a sure wrong
+# half turn (photogen3 seed 1705, whose cells were doubted anyway) and changed nothing else.
+MIN_SQUARED_GLYPHS = 8
+
+
+def without_rulings(dark: np.ndarray, span: int) -> np.ndarray:
+    """The darkness map less the straight lines running across or down it for `span` px or more (squared paper's
+    rulings): each pixel keeps only what its darkness exceeds the darker of its row-wise and column-wise grey
+    openings by a `span`-long segment.
+
+    Why: where the ink threshold breaks squared paper's faint lines, each crossing is a blob of glyph size —
+    crosses, Ts, Ls, the steps of a line a little aslant, smears of a shaken phone — and the glyph model takes
+    them for letters. Their votes are no text, yet a slight asymmetry in them all (light, blur, perspective) adds
+    up: on a squared sheet without a word on it, 83 such pieces voted 9.6 log units for the wrong half turn
+    (photogen2 development seed 1602). Grey-level openings see a ruling whole where the threshold breaks it, and
+    leave a letter, whose strokes are shorter than `span`.
+    """
+    lines = np.maximum(cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((1, span), np.uint8)),
+                       cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((span, 1), np.uint8)))
+    return np.clip(dark - lines, 0.0, 1.0)
+
+
 def glyph_crops(dark: np.ndarray, min_h: float, max_h: float, keep: np.ndarray | None = None,
                 limit: int = MAX_GLYPHS, t: float | None = None) -> list[np.ndarray]:
     """The dark blobs of a darkness map whose larger side is `min_h`..`max_h` px, each masked to itself.
@@ -237,19 +263,26 @@ def votes_from_crops(crops: list[np.ndarray]) -> TextVotes:
 
 
 def text_votes(frame: np.ndarray, cell: int = TEXT_CELL, pad: int = TEXT_PAD, dark: np.ndarray | None = None,
-               paper: np.ndarray | None = None) -> TextVotes:
+               paper: np.ndarray | None = None, squared: bool = False) -> TextVotes:
     """The text around a lattice, in its `text_frame`, voting on the lattice's four turns.
 
     `dark` / `paper`: the frame's `darkness` and `frame_paper` when the caller has them already (the paper cues
-    of `vision.orient` read the same two maps of the same frame); left out, they are worked out here.
+    of `vision.orient` read the same two maps of the same frame); left out, they are worked out here. `squared`:
+    the paper is squared (`vision.pagecues`): its rulings are taken out first (`without_rulings`), and the few
+    strays they leave cast no vote (`MIN_SQUARED_GLYPHS`).
     """
     dark = darkness(frame) if dark is None else dark
+    if squared:
+        dark = without_rulings(dark, round(RULING_SPAN * cell))
     g0, g1 = int((pad - 0.12) * cell), int((pad + GRID_SIZE + 0.12) * cell)
     keep = frame_paper(frame, cell, pad) if paper is None else paper.copy()
     keep[g0:g1, g0:g1] = False  # the cells and the grid lines: the player's drawing, not text
     edge = max(2, cell // 8)
     keep[:edge], keep[-edge:], keep[:, :edge], keep[:, -edge:] = False, False, False, False
-    return votes_from_crops(glyph_crops(dark, MIN_H * cell, MAX_H * cell, keep))
+    votes = votes_from_crops(glyph_crops(dark, MIN_H * cell, MAX_H * cell, keep))
+    if squared and votes.glyphs < MIN_SQUARED_GLYPHS:
+        return TextVotes(np.zeros(4), votes.glyphs)
+    return votes
 
 
 def peak_direction(patch: np.ndarray) -> float:
