@@ -118,8 +118,9 @@ RULING_SPAN = 0.75  # cells: a stroke straight across or down the frame this lon
 # Fewer glyphs than this on squared paper, its rulings taken out, are the rulings' strays (crossings where the ink
 # wavers), no text: a word or a row of labels has more letters. A bare synthetic sheet kept 4 and the two
 # development photos that motivated `without_rulings` 0 and 3; a title and labels keep 30 or more. Strays do point
-# the right way by chance: on 104 squared development sheets this rule sent one back from the ask to a sure wrong
-# half turn (photogen3 seed 1705, whose cells were doubted anyway) and changed nothing else.
+# the right way by chance: on 104 squared development sheets this rule sent one from the ask to a sure wrong half
+# turn (photogen3 seed 1705, whose cells were doubted anyway) and one from a sure right way up to the ask
+# (photogen3 seed 1802), and changed nothing else.
 MIN_SQUARED_GLYPHS = 8
 
 
