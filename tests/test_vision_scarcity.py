@@ -104,6 +104,16 @@ def _group(gid: int, rows: list[int], cells: list[tuple[int, int]]) -> Group:
     return Group(gid, rows, cells, cells[0], np.ones(len(rows)))
 
 
+def _doubt(Q: np.ndarray, groups: list[Group], cells: list[tuple[int, int]],
+           fixed: dict[int, int] | None = None) -> tuple[np.ndarray, list]:
+    """`doubt_scarce` on a reading of `Q` (each cell its most likely class), every cell first at 0.95."""
+    labels = [CLASSES[int(k)] for k in Q.argmax(axis=1)]
+    conf = np.full((11, 11), 0.95)
+    warnings: list = []
+    doubt_scarce(Q, groups, cells, labels, fixed or {}, conf, warnings)
+    return conf, warnings
+
+
 def test_doubt_scarce_caps_the_suspect_pen_and_says_which_terrain_is_missing():
     # a full map: 22 villages read as farms (group 1), 40 sure farms, 20 forests, 20 waters; no village
     Q = _probs([{FARM: 0.86, VILLAGE: 0.13}] * 22 + [{FARM: 0.999}] * 40 + [{FOREST: 0.999}] * 20
@@ -111,10 +121,7 @@ def test_doubt_scarce_caps_the_suspect_pen_and_says_which_terrain_is_missing():
     cells = [(k // 11, k % 11) for k in range(len(Q))]
     bounds = [(0, 22), (22, 62), (62, 82), (82, 102)]
     groups = [_group(i + 1, list(range(a, b)), cells[a:b]) for i, (a, b) in enumerate(bounds)]
-    labels = [CLASSES[int(k)] for k in Q.argmax(axis=1)]
-    conf = np.full((11, 11), 0.95)
-    warnings: list = []
-    doubt_scarce(Q, groups, cells, labels, {}, conf, warnings)
+    conf, warnings = _doubt(Q, groups, cells)
     assert all(conf[rc] == SCARCE_CAP for rc in cells[:22])
     assert all(conf[rc] == 0.95 for rc in cells[22:])
     assert [n.code for n in warnings] == ["terrain_missing"]
@@ -130,10 +137,7 @@ def test_doubt_scarce_caps_a_pen_split_into_single_cells():
     cells = [(k // 11, k % 11) for k in range(len(Q))]
     groups = [_group(i + 1, [i], [cells[i]]) for i in range(15)]
     groups += [_group(16 + i, list(range(a, b)), cells[a:b]) for i, (a, b) in enumerate([(15, 45), (45, 65), (65, 85)])]
-    labels = [CLASSES[int(k)] for k in Q.argmax(axis=1)]
-    conf = np.full((11, 11), 0.95)
-    warnings: list = []
-    doubt_scarce(Q, groups, cells, labels, {}, conf, warnings)
+    conf, warnings = _doubt(Q, groups, cells)
     assert all(conf[rc] == SCARCE_CAP for rc in cells[:15])
     assert all(conf[rc] == 0.95 for rc in cells[15:])
     assert [n.code for n in warnings] == ["terrain_missing"]
@@ -144,11 +148,7 @@ def test_doubt_scarce_leaves_a_group_the_player_named():
     cells = [(k // 11, k % 11) for k in range(len(Q))]
     groups = [_group(1, list(range(22)), cells[:22]), _group(2, list(range(22, 52)), cells[22:52]),
               _group(3, list(range(52, 82)), cells[52:82])]
-    labels = [CLASSES[int(k)] for k in Q.argmax(axis=1)]
-    conf = np.full((11, 11), 0.95)
-    warnings: list = []
-    fixed = {k: VILLAGE for k in range(22)}
-    doubt_scarce(Q, groups, cells, labels, fixed, conf, warnings)
+    conf, warnings = _doubt(Q, groups, cells, {k: VILLAGE for k in range(22)})
     assert (conf == 0.95).all() and warnings == []
 
 

@@ -80,14 +80,19 @@ def test_side_a_sheet_with_row_letters_comes_out_right_or_unsure(turn):
         assert o.k == (-turn) % 4, "row letters, column numbers and a title are plenty to tell a half turn"
 
 
+def _bare_sheet() -> np.ndarray:
+    """Side A's grid with no text and its mountains as squares: symmetric blobs instead of upright triangles."""
+    img = _sheet("A", labels=False, header=False)
+    for r, c in MAPS["A"].mountains:
+        x, y = X0 + c * CELL, X0 + r * CELL
+        cv2.rectangle(img, (x + 8, y + 8), (x + 40, y + 40), (70, 70, 90), -1)
+    return img
+
+
 @pytest.mark.parametrize("turn", [0, 2])
 def test_bare_side_a_grid_is_unsure_not_guessed(turn):
     """No text, no margins, symmetric printed cells: nothing tells a half turn, so the review must ask."""
-    img = _sheet("A", labels=False, header=False)
-    for r, c in MAPS["A"].mountains:  # symmetric blobs instead of upright triangles
-        x, y = X0 + c * CELL, X0 + r * CELL
-        cv2.rectangle(img, (x + 8, y + 8), (x + 40, y + 40), (70, 70, 90), -1)
-    img = np.ascontiguousarray(np.rot90(img, turn))
+    img = np.ascontiguousarray(np.rot90(_bare_sheet(), turn))
     o = orient_lattice(img, _lattice())
     assert o.unsure
 
@@ -132,11 +137,8 @@ def _squared(img: np.ndarray, level: float = 0.14, noise: float = 0.05, step: in
     f = img.astype(np.float32) / 255
     for axis in (0, 1):
         m = np.zeros(img.shape[:2], np.float32)
-        for p in range(start, img.shape[0], step):
-            if axis == 0:
-                m[p : p + 2, :] = 1
-            else:
-                m[:, p : p + 2] = 1
+        m[start::step] = m[start + 1 :: step] = 1  # rulings two pixels thick across ...
+        m = m if axis == 0 else np.ascontiguousarray(m.T)  # ... then down
         wave = cv2.GaussianBlur(rng.normal(0, 1, m.shape).astype(np.float32), (0, 0), 3)
         f *= (1 - m * np.clip(level + noise * wave / wave.std(), 0, 1))[..., None]
     return (f * 255).astype(np.uint8)
@@ -176,9 +178,5 @@ def test_text_on_squared_paper_still_votes_once_the_rulings_are_out(level):
 @pytest.mark.parametrize("turn", [0, 2])
 def test_bare_grid_on_squared_paper_is_unsure_not_guessed(turn):
     """Squared paper's broken rulings are no text: a bare side A grid drawn on it is still asked."""
-    img = _sheet("A", labels=False, header=False)
-    for r, c in MAPS["A"].mountains:
-        x, y = X0 + c * CELL, X0 + r * CELL
-        cv2.rectangle(img, (x + 8, y + 8), (x + 40, y + 40), (70, 70, 90), -1)
-    o = orient_lattice(np.ascontiguousarray(np.rot90(_squared(img), turn)), _lattice())
+    o = orient_lattice(np.ascontiguousarray(np.rot90(_squared(_bare_sheet()), turn)), _lattice())
     assert o.unsure

@@ -445,11 +445,12 @@ def doubt_scarce(Q: np.ndarray, groups, cells: list[tuple[int, int]], labels: li
     missing = scarce_terrains(labels)
     free = [g for g in groups if not any(k in fixed for k in g.rows)]
     rows = [g.rows for g in free]
-    suspects = suspect_groups(Q, CLASSES, rows, group_names(Q, rows), missing) if missing else []
-    singles = suspect_cells(Q, CLASSES, rows, missing) if missing else []
-    if suspects or singles:
-        doubted += [rc for i in suspects for rc in free[i].cells] + [cells[k] for k in singles]
-        warnings.append(Note.of("terrain_missing", terrains=tuple(missing)))
+    if missing:
+        suspects = [rc for i in suspect_groups(Q, CLASSES, rows, group_names(Q, rows), missing) for rc in free[i].cells]
+        suspects += [cells[k] for k in suspect_cells(Q, CLASSES, rows, missing)]
+        if suspects:
+            doubted += suspects
+            warnings.append(Note.of("terrain_missing", terrains=tuple(missing)))
     for rc in doubted:
         conf[rc] = min(float(conf[rc]), SCARCE_CAP)
 

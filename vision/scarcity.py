@@ -54,10 +54,12 @@ def nearly_blank(labels: list[str]) -> bool:
     return _drawn(labels) < NEARLY_BLANK
 
 
-def _cost(logq: np.ndarray, rows: list[int], k: int, t: int) -> float:
-    """How much worse, per row, class `t` explains `rows` than their name `k` (mean log-probability)."""
+def _could_be_missing(logq: np.ndarray, rows: list[int], k: int, classes: tuple[str, ...], missing: list[str],
+                      limit: float) -> bool:
+    """Could one of the `missing` terrains (other than their name `k`) explain `rows` at most `limit` worse, per
+    row, than `k` does (mean log-probability)?"""
     ll = logq[rows].mean(axis=0)
-    return float(ll[k] - ll[t])
+    return any(classes[k] != t and float(ll[k] - ll[classes.index(t)]) <= limit for t in missing)
 
 
 def suspect_groups(Q: np.ndarray, classes: tuple[str, ...], groups: list[list[int]], names: list[int],
@@ -71,7 +73,7 @@ def suspect_groups(Q: np.ndarray, classes: tuple[str, ...], groups: list[list[in
     for i, (rows, k) in enumerate(zip(groups, names, strict=True)):
         if len(rows) < MIN_MEMBERS:
             continue
-        if any(classes[k] != t and _cost(logq, rows, k, classes.index(t)) <= MAX_COST for t in missing):
+        if _could_be_missing(logq, rows, k, classes, missing, MAX_COST):
             out.append(i)
     return out
 
@@ -90,8 +92,5 @@ def suspect_cells(Q: np.ndarray, classes: tuple[str, ...], groups: list[list[int
     for rows in groups:
         if len(rows) >= MIN_MEMBERS:
             continue
-        for r in rows:
-            k = int(np.argmax(Q[r]))
-            if any(classes[k] != t and _cost(logq, [r], k, classes.index(t)) <= CELL_MAX_COST for t in missing):
-                out.append(r)
+        out += [r for r in rows if _could_be_missing(logq, [r], int(np.argmax(Q[r])), classes, missing, CELL_MAX_COST)]
     return out
