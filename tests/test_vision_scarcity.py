@@ -14,7 +14,6 @@ from vision.scarcity import (
     CELL_MAX_COST,
     MAX_COST,
     MIN_FILLED,
-    MIN_MEMBERS,
     NEARLY_BLANK,
     SCARCE_CAP,
     nearly_blank,
@@ -78,15 +77,17 @@ def test_suspect_exactly_when_the_missing_terrain_costs_little(p, alt, n):
     assert (suspect_groups(Q, CLASSES, [list(range(n))], [FARM], ["village"]) == [0]) == (cost <= MAX_COST)
 
 
-def test_cells_of_small_groups_are_suspect_each_on_its_own():
+def test_cells_are_suspect_each_on_its_own_in_groups_of_any_size():
     # rows 0-2: single-cell groups, two waters read as forests (water costs little), one sure forest; rows 3-7: a
-    # pen of five (left to suspect_groups, whatever its cost)
+    # pen of five whose members water costs little too; rows 8-17: a large group where two waters hide among
+    # eight sure forests (the group as a whole costs water far too much for `suspect_groups`)
     Q = _probs([{FOREST: 0.7, WATER: 0.25}, {FOREST: 0.8, WATER: 0.15}, {FOREST: 0.999}]
-               + [{FOREST: 0.6, WATER: 0.39}] * 5)
-    groups = [[0], [1], [2], [3, 4, 5, 6, 7]]
-    assert suspect_cells(Q, CLASSES, groups, ["water"]) == [0, 1]
+               + [{FOREST: 0.6, WATER: 0.39}] * 5
+               + [{FOREST: 0.999}] * 4 + [{FOREST: 0.75, WATER: 0.2}] * 2 + [{FOREST: 0.999}] * 4)
+    groups = [[0], [1], [2], [3, 4, 5, 6, 7], list(range(8, 18))]
+    assert suspect_cells(Q, CLASSES, groups, ["water"]) == [0, 1, 3, 4, 5, 6, 7, 12, 13]
     assert suspect_cells(Q, CLASSES, groups, []) == []
-    assert MIN_MEMBERS == 3 and suspect_cells(Q, CLASSES, [[0, 1]], ["water"]) == [0, 1]  # two cells: still small
+    assert suspect_groups(Q, CLASSES, groups[4:], [FOREST], ["water"]) == []  # the group hides them
 
 
 @settings(max_examples=200, deadline=None)
