@@ -8,7 +8,19 @@ import pytest
 
 from bench.sheetdesigns import render_design
 from companion.cartographers.data import GRID_SIZE
-from vision.anchors import LOCAL, Square, mountain_cells, offset_field, placed, square_map, squares
+from vision.anchors import (
+    LOCAL,
+    SHIFTED_SQUARES,
+    Square,
+    mountain_cells,
+    offset_field,
+    placed,
+    shift_chance,
+    shift_field,
+    shifted_squares,
+    square_map,
+    squares,
+)
 from vision.lattice import Lattice, line_points
 
 PPT = 1.5
@@ -99,3 +111,60 @@ def test_the_wrong_side_finds_no_squares_and_keeps_the_lattice():
     off = _lattice_from_centres(centres, 0.3, 0.0)
     assert squares(square_map(page, off), "B", 0) == []
     assert placed(page, off, "B", 0) is off
+
+
+@pytest.mark.parametrize("side,dx,dy", [("A", 1.0, 0.0), ("A", 0.0, -1.0), ("B", -1.0, 0.1)])
+def test_pad_lattice_a_whole_cell_off_is_moved_onto_the_grid(side, dx, dy):
+    # the frame's band taken for the first column or row: no square where the lattice puts the mountains
+    page, centres = render_design("pad", side, PPT, np.random.default_rng(8))
+    cell = float(np.median(np.linalg.norm(np.diff(centres, axis=1), axis=-1)))
+    off = _lattice_from_centres(centres, dx, dy)
+    found = square_map(page, off)
+    assert squares(found, side, 0) == []
+    assert len(shifted_squares(found, side, 0)) >= SHIFTED_SQUARES
+    got = placed(page, off, side, 0)
+    err = np.linalg.norm(got.cell_centres() - centres, axis=-1).max() / cell
+    assert err <= 0.06
+
+
+def test_a_sheet_without_squares_a_cell_off_is_kept():
+    page, centres = render_design("generic", "A", PPT, np.random.default_rng(8))
+    off = _lattice_from_centres(centres, 1.0, 0.0)
+    assert shifted_squares(square_map(page, off), "A", 0) == []
+    assert placed(page, off, "A", 0) is off
+
+
+def test_shift_chance_is_small_only_when_squares_are_rare_elsewhere():
+    assert shift_chance(3, 5, 5, 116) < 0.01  # the pad a cell off: 5 other squares in 116 cells
+    assert shift_chance(3, 5, 25, 116) > 0.1  # a well-filled sheet: a fifth of the cells are dark squares
+    assert shift_chance(5, 5, 0, 116) == 0.0 and shift_chance(0, 5, 30, 116) == 1.0
+
+
+def test_a_well_filled_sheet_whose_fills_lie_beside_the_mountains_is_kept():
+    # dark fills edge to edge with the grid in a fifth of the cells, three of them right of the side's mountains:
+    # the mountains' pattern moved a cell, by chance
+    page, centres = render_design("generic", "A", PPT, np.random.default_rng(8))
+    lat = _lattice_from_centres(centres)
+    cell = float(np.median(np.linalg.norm(np.diff(centres, axis=1), axis=-1)))
+    mountains = mountain_cells("A", 0)
+    beside = [(r, c + 1) for r, c in mountains if c + 1 < GRID_SIZE][:3]
+    rng = np.random.default_rng(3)
+    rest = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if (r, c) not in mountains + beside]
+    fills = beside + [rest[i] for i in rng.choice(len(rest), 22, replace=False)]
+    for r, c in fills:
+        x, y = centres[r, c]
+        h = int(cell / 2)
+        cv2.rectangle(page, (int(x) - h, int(y) - h), (int(x) + h, int(y) + h), (50, 60, 70), -1)
+    found = square_map(page, lat)
+    assert len(squares(found, "A", 0, (0, 1))) >= SHIFTED_SQUARES  # without the chance test it would move
+    assert shifted_squares(found, "A", 0) == []
+    assert placed(page, lat, "A", 0) is lat
+
+
+def test_shift_field_is_one_move_that_every_square_agrees_with():
+    three = [Square(1, 3, 1.02, 0.0), Square(2, 8, 0.97, 0.05), Square(9, 7, 1.0, -0.03)]
+    field = shift_field(three)
+    assert field is not None and field.shape == (GRID_SIZE + 1, GRID_SIZE + 1, 2)
+    assert np.allclose(field[..., 0], 1.0) and np.allclose(field[..., 1], 0.0)
+    # three squares fit an affine field exactly whatever they say; one move they must agree with
+    assert shift_field([*three[:2], Square(9, 7, 0.6, 0.3)]) is None

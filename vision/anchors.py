@@ -18,6 +18,7 @@ squares — ours, generic prints, a player's own peaks — find none and keep th
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -33,6 +34,8 @@ SOLID = 0.35  # darkness every inner edge strip of a printed mountain square has
 CONTRAST = 0.25  # how much darker the square's edge strips are than the ring around it
 MIN_SQUARES = 4  # mountains found as squares needed before the lattice is moved (a player's own dark peaks
 # on a hand-ruled grid can make three)
+SHIFTED_SQUARES = 3  # squares a whole cell away, all in one direction, that move the lattice there (`shifted_squares`)
+SHIFT_CHANCE = 0.01  # at most this chance that so many squares fall there as the sheet's other squares do
 AGREE = 0.15  # cells: each square's offset from the offsets' fit, at most
 MIN_MOVE = 0.15  # cells: the squares' median offset below which the lattice is kept as it is
 FRAME_PAD = 2  # cells of the frame around the grid: more than a square's reach and ring
@@ -115,14 +118,57 @@ def mountain_cells(side: str, k: int) -> list[tuple[int, int]]:
     return [divmod(int(idx[r, c]), GRID_SIZE) for r, c in MAPS[side].mountains]
 
 
-def squares(found: SquareMap, side: str, k: int) -> list[Square]:
-    """The side's mountains found as printed squares near where the lattice (upright by k) puts them."""
+def squares(found: SquareMap, side: str, k: int, shift: tuple[int, int] = (0, 0)) -> list[Square]:
+    """The side's mountains found as printed squares near where the lattice (upright by k), moved by `shift`
+    (whole cells: rows, columns), puts them; their offsets are from the unmoved lattice's cells."""
     out = []
     for row, col in mountain_cells(side, k):
-        got = found.square_at(row, col)
+        got = found.square_at(row + shift[0], col + shift[1])
         if got is not None:
-            out.append(Square(row, col, *got))
+            out.append(Square(row, col, got[0] + shift[1], got[1] + shift[0]))
     return out
+
+
+WHOLE_CELL_SHIFTS = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def shift_chance(hits: int, mountains: int, others: int, cells: int) -> float:
+    """The chance that `hits` or more of `mountains` cells are solid squares when squares fall at random as
+    `others` of the other `cells` do (a binomial tail), times the number of directions tried."""
+    p = others / max(cells, 1)
+    tail = sum(math.comb(mountains, j) * p**j * (1 - p) ** (mountains - j) for j in range(hits, mountains + 1))
+    return min(1.0, tail * len(WHOLE_CELL_SHIFTS))
+
+
+def shifted_squares(found: SquareMap, side: str, k: int) -> list[Square]:
+    """The side's mountains found as printed squares a whole cell from where the lattice puts them, all in the
+    same direction, at least `SHIFTED_SQUARES` of them and not by chance (`SHIFT_CHANCE`; the direction with
+    the most wins), or [].
+
+    Why: the pad's decorated frame is a band of dashes about a cell wide all round the grid, and on a curled,
+    blurred photo of a well-filled pad the lattice search can take that band for the grid's first column: a
+    lattice on the strokes, with the right number of cells, one whole cell off (photogen2 development photo
+    e_0069, pad, hard: 52 cells read wrong and sure, none of the mountains where the lattice put them). Three
+    squares a cell away in one direction, where none is at the lattice's own cells, are the side's mountain
+    pattern moved one cell — unless the player's dark fills make solid squares as often elsewhere: on a
+    well-filled generic or squared sheet a fifth of all cells are such squares, and three of five mountains'
+    neighbours one way are then likely by chance (the sheets in `tests/test_vision_lattice.py` were moved a cell
+    off so). Three, not `MIN_SQUARES`: a mountain printed between dark fills has no light ring round it (two of
+    that pad's five).
+    """
+    mountains = mountain_cells(side, k)
+    at = {(r, c): found.square_at(r, c) is not None for r in range(-1, GRID_SIZE + 1) for c in range(-1, GRID_SIZE + 1)}
+    best: list[Square] = []
+    for shift in WHOLE_CELL_SHIFTS:
+        got = squares(found, side, k, shift)
+        if len(got) < SHIFTED_SQUARES or len(got) <= len(best):
+            continue
+        moved = {(r + shift[0], c + shift[1]) for r, c in mountains}
+        grid = [(r + shift[0], c + shift[1]) for r in range(GRID_SIZE) for c in range(GRID_SIZE)]
+        others = [rc for rc in grid if rc not in moved]
+        if shift_chance(len(got), len(mountains), sum(at[rc] for rc in others), len(others)) <= SHIFT_CHANCE:
+            best = got
+    return best
 
 
 def offset_field(found: list[Square]) -> np.ndarray | None:
@@ -140,17 +186,32 @@ def offset_field(found: list[Square]) -> np.ndarray | None:
     return np.stack([np.ones_like(u), u, v], axis=-1) @ coef
 
 
+def shift_field(found: list[Square]) -> np.ndarray | None:
+    """(12, 12, 2) offsets (cells, lattice frame) for every crossing: the squares' median offset, one move of the
+    whole lattice, or None when any square is more than `AGREE` from it (a few squares fit any affine field)."""
+    off = np.array([(s.dx, s.dy) for s in found])
+    move = np.median(off, axis=0)
+    if np.abs(off - move).max() > AGREE:
+        return None
+    return np.broadcast_to(move, (GRID_SIZE + 1, GRID_SIZE + 1, 2)).copy()
+
+
 def placed(image: np.ndarray, lat: Lattice, side: str, k: int) -> Lattice:
     """The lattice moved onto the pad's printed mountain squares of `side` upright by k (see the module's
     docstring), or as it is."""
     if side not in MAPS:
         return lat
-    found = squares(square_map(image, lat), side, k)
-    # A lattice on the lines already sits within a few hundredths of a cell of the squares; moving it then
-    # would trade its measured bends (a curled page) for the squares' own scatter.
-    if not found or float(np.median([np.hypot(s.dx, s.dy) for s in found])) < MIN_MOVE:
-        return lat
-    field = offset_field(found)
+    squares_map = square_map(image, lat)
+    found = squares(squares_map, side, k)
+    if not found:  # none where the lattice puts them: perhaps all a whole cell away (the frame taken for a column)
+        away = shifted_squares(squares_map, side, k)
+        field = shift_field(away) if away else None
+    else:
+        # A lattice on the lines already sits within a few hundredths of a cell of the squares; moving it then
+        # would trade its measured bends (a curled page) for the squares' own scatter.
+        if float(np.median([np.hypot(s.dx, s.dy) for s in found])) < MIN_MOVE:
+            return lat
+        field = offset_field(found)
     if field is None:
         return lat
     # The pad is printed: its lattice is the homography's, each crossing moved by the squares' offset there
