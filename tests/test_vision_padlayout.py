@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from companion.cartographers.data import GRID_SIZE
-from vision.coins import PAD_TRACK, marked_coins, pad_coin_track
+from vision.coins import MARK_GAP, PAD_TRACK, in_fill_order, marked_coins, pad_coin_track
 from vision.geometry import canon_for
 from vision.lattice import HUG_SHIFT, find_lattices, ink_map, measure, segment_evidence, segment_strengths, shift_search
 from vision.padlayout import PAD_ASPECT, PAD_GRID_IN_PAGE, pad_grid_quads, page_like
@@ -179,6 +179,28 @@ def test_marks_are_told_from_printed_coins_at_every_strength():
     drift[:3] = [0.47, 0.46, 0.37]
     assert sum(marked_coins(drift)[0]) == 3
     assert sum(marked_coins(base)[0]) == 0
+
+
+def test_coins_are_read_as_filled_in_order_along_the_track():
+    """"Fill the next coin": a finished track is a run of marked circles from its start."""
+    bare = np.full(14, 0.06) + np.linspace(0, 0.01, 14)
+    run = bare.copy()
+    run[:9] = [0.13, 0.51, 0.14, 0.14, 0.52, 0.52, 0.51, 0.52, 0.52]  # three light fills among heavy ones
+    filled, sure = marked_coins(run)
+    assert sum(filled) == 6  # the marks alone leave the light fills out
+    filled, sure = in_fill_order(run, filled, sure)
+    assert filled == (True,) * 9 + (False,) * 5 and sure == pytest.approx((0.13 - bare[9:].max()) / (2 * MARK_GAP))
+    assert sure >= 0.3  # the reader then does not ask about the coins
+    # a run already: kept as read, certainty and all
+    assert in_fill_order(run, (True,) * 9 + (False,) * 5, 0.8) == ((True,) * 9 + (False,) * 5, 0.8)
+    # darker circles late on the track (the light falling along it) are no run: kept, but unsure
+    ramp = bare + np.r_[np.zeros(3), np.full(11, 0.2)]
+    filled, sure = in_fill_order(ramp, *marked_coins(ramp))
+    assert sum(filled) == 11 and sure == 0.0
+    # a first coin no darker than the bare ones: no clean run either
+    odd = bare.copy()
+    odd[[1, 2]] = [0.63, 0.12]
+    assert in_fill_order(odd, *marked_coins(odd))[1] == 0.0
 
 
 def test_a_blurred_pad_coin_track_is_placed_by_its_rings():

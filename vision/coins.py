@@ -310,7 +310,7 @@ def read_coin_track(norm: np.ndarray, canon: Canon, fallback_ink: np.ndarray, sh
         return read_coins(fallback_ink, canon, shift, frame)
     lum = gray.astype(np.float32) / 255
     d = np.array([coin_darkness(lum, cx, cy, track.radius) for cx, cy in track.centres])
-    filled, certainty = marked_coins(d)
+    filled, certainty = in_fill_order(d, *marked_coins(d))
     seen = [in_frame(frame, cx, cy, track.radius) for cx, cy in track.centres]
     if not all(seen):  # rings "found" past the photo's edge, on the straightened sheet's repeated edge: unknown
         filled = tuple(f and v for f, v in zip(filled, seen, strict=True))
@@ -357,3 +357,27 @@ def marked_coins(dark: np.ndarray) -> tuple[tuple[bool, ...], float]:
     spread = max(order[-1] - order[0], 1e-6)
     certainty = float(min(1.0, np.min(np.abs(d - thr)) / (0.25 * spread)))
     return filled, certainty
+
+
+ORDER_GAP = 0.5 * MARK_GAP  # how much darker than every later circle the lightest of the first ones must be
+
+
+def in_fill_order(dark: np.ndarray, filled: tuple[bool, ...], certainty: float) -> tuple[tuple[bool, ...], float]:
+    """The marks read by `marked_coins`, held to the rule that coins are filled in order along the track.
+
+    Why: the rules say "fill the next coin", so a finished track is its first k circles marked and the rest
+    bare. Marks that are not such a run were misread: a light fill taken for bare beside heavy ones (photogen2
+    development pad e_0060: nine coins, the three light fills among them left out, 6 read sure), or the light
+    falling along the track taken for marks (photogen3 e_0067: no coin, 11 read sure). The run whose every circle
+    is darker than every later one by `ORDER_GAP` is taken, sure by how clearly (a gap of two `MARK_GAP`s is
+    sure); when there is none, the marks stand and the count is unsure, for the player to check.
+    """
+    d = np.asarray(dark, dtype=np.float64)
+    k = sum(filled)
+    if tuple(filled) == (True,) * k + (False,) * (len(d) - k):
+        return tuple(filled), certainty
+    gaps = [float(d[:j].min() - d[j:].max()) for j in range(1, len(d))]
+    j = int(np.argmax(gaps)) + 1 if gaps else 0
+    if not gaps or gaps[j - 1] < ORDER_GAP:
+        return tuple(filled), 0.0
+    return (True,) * j + (False,) * (len(d) - j), float(min(1.0, gaps[j - 1] / (2.0 * MARK_GAP)))
