@@ -201,6 +201,10 @@ def test_coins_are_read_as_filled_in_order_along_the_track():
     odd = bare.copy()
     odd[[1, 2]] = [0.63, 0.12]
     assert in_fill_order(odd, *marked_coins(odd))[1] == 0.0
+    # one last circle lighter than all (glare, the paper past the bar) does not make the other 13 a run
+    glare = np.r_[0.045, 0.112, 0.134, 0.161, 0.146, 0.143, 0.154, 0.156, 0.143, 0.162, 0.157, 0.102, 0.054, -0.129]
+    filled, sure = in_fill_order(glare, *marked_coins(glare))
+    assert sum(filled) < 13 and sure == 0.0
 
 
 def test_a_blurred_pad_coin_track_is_placed_by_its_rings():

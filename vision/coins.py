@@ -360,6 +360,7 @@ def marked_coins(dark: np.ndarray) -> tuple[tuple[bool, ...], float]:
 
 
 ORDER_GAP = 0.5 * MARK_GAP  # how much darker than every later circle the lightest of the first ones must be
+ORDER_BARE = 2  # circles a run must leave bare for the order to say where it ends
 
 
 def in_fill_order(dark: np.ndarray, filled: tuple[bool, ...], certainty: float) -> tuple[tuple[bool, ...], float]:
@@ -368,15 +369,18 @@ def in_fill_order(dark: np.ndarray, filled: tuple[bool, ...], certainty: float) 
     Why: the rules say "fill the next coin", so a finished track is its first k circles marked and the rest
     bare. Marks that are not such a run were misread: a light fill taken for bare beside heavy ones (photogen2
     development pad e_0060: nine coins, the three light fills among them left out, 6 read sure), or the light
-    falling along the track taken for marks (photogen3 e_0067: no coin, 11 read sure). The run whose every circle
-    is darker than every later one by `ORDER_GAP` is taken, sure by how clearly (a gap of two `MARK_GAP`s is
-    sure); when there is none, the marks stand and the count is unsure, for the player to check.
+    falling along the track taken for marks (photogen3 e_0067: no coin, 11 read sure). The run whose every
+    circle is darker than every later one by `ORDER_GAP` is taken, sure by how clearly (a gap of two
+    `MARK_GAP`s is sure); when there is none, the marks stand and the count is unsure, for the player to check.
+    A run must leave `ORDER_BARE` circles bare: one last circle lighter than all the others is as often glare,
+    the bar's end or a track placed a circle past its end (photogen2 e_0083: no coin, the last "circle" the
+    paper beyond the bar) as the one coin not yet filled, which `marked_coins` alone tells apart.
     """
     d = np.asarray(dark, dtype=np.float64)
     k = sum(filled)
     if tuple(filled) == (True,) * k + (False,) * (len(d) - k):
         return tuple(filled), certainty
-    gaps = [float(d[:j].min() - d[j:].max()) for j in range(1, len(d))]
+    gaps = [float(d[:j].min() - d[j:].max()) for j in range(1, len(d) - ORDER_BARE + 1)]
     j = int(np.argmax(gaps)) + 1 if gaps else 0
     if not gaps or gaps[j - 1] < ORDER_GAP:
         return tuple(filled), 0.0
