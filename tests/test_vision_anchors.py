@@ -33,6 +33,16 @@ def _lattice_from_centres(centres: np.ndarray, dx: float = 0.0, dy: float = 0.0)
     return Lattice(H, line_points(H), 1.0)
 
 
+def _cell(centres: np.ndarray) -> float:
+    """Median cell width (pixels) of true cell centres, along the rows."""
+    return float(np.median(np.linalg.norm(np.diff(centres, axis=1), axis=-1)))
+
+
+def _worst_error(lat: Lattice, centres: np.ndarray) -> float:
+    """The lattice's worst cell-centre error against the true `centres`, in cells."""
+    return float(np.linalg.norm(lat.cell_centres() - centres, axis=-1).max() / _cell(centres))
+
+
 def _sheet_with_square(dx: float, dy: float, solid: bool = True) -> tuple[np.ndarray, Lattice]:
     """Paper with an even lattice of 40 px cells and, near cell (5, 5), a solid dark square one cell wide moved
     dx, dy cells (or a player's filled triangle)."""
@@ -89,12 +99,9 @@ def test_mountain_cells_turn_with_the_lattice():
 @pytest.mark.parametrize("side,dx,dy", [("A", 0.35, 0.0), ("B", -0.25, 0.3)])
 def test_pad_lattice_a_third_of_a_cell_off_is_moved_onto_the_grid(side, dx, dy):
     page, centres = render_design("pad", side, PPT, np.random.default_rng(5))
-    cell = float(np.median(np.linalg.norm(np.diff(centres, axis=1), axis=-1)))
     off = _lattice_from_centres(centres, dx, dy)
     assert len(squares(square_map(page, off), side, 0)) >= 3
-    got = placed(page, off, side, 0)
-    err = np.linalg.norm(got.cell_centres() - centres, axis=-1).max() / cell
-    assert err <= 0.06
+    assert _worst_error(placed(page, off, side, 0), centres) <= 0.06
 
 
 def test_a_pad_lattice_already_right_and_a_sheet_without_squares_are_kept():
@@ -117,14 +124,11 @@ def test_the_wrong_side_finds_no_squares_and_keeps_the_lattice():
 def test_pad_lattice_a_whole_cell_off_is_moved_onto_the_grid(side, dx, dy):
     # the frame's band taken for the first column or row: no square where the lattice puts the mountains
     page, centres = render_design("pad", side, PPT, np.random.default_rng(8))
-    cell = float(np.median(np.linalg.norm(np.diff(centres, axis=1), axis=-1)))
     off = _lattice_from_centres(centres, dx, dy)
     found = square_map(page, off)
     assert squares(found, side, 0) == []
     assert len(shifted_squares(found, side, 0)) >= SHIFTED_SQUARES
-    got = placed(page, off, side, 0)
-    err = np.linalg.norm(got.cell_centres() - centres, axis=-1).max() / cell
-    assert err <= 0.06
+    assert _worst_error(placed(page, off, side, 0), centres) <= 0.06
 
 
 def test_a_sheet_without_squares_a_cell_off_is_kept():
@@ -145,7 +149,7 @@ def test_a_well_filled_sheet_whose_fills_lie_beside_the_mountains_is_kept():
     # the mountains' pattern moved a cell, by chance
     page, centres = render_design("generic", "A", PPT, np.random.default_rng(8))
     lat = _lattice_from_centres(centres)
-    cell = float(np.median(np.linalg.norm(np.diff(centres, axis=1), axis=-1)))
+    cell = _cell(centres)
     mountains = mountain_cells("A", 0)
     beside = [(r, c + 1) for r, c in mountains if c + 1 < GRID_SIZE][:3]
     rng = np.random.default_rng(3)

@@ -156,17 +156,17 @@ def shifted_squares(found: SquareMap, side: str, k: int) -> list[Square]:
     off so). Three, not `MIN_SQUARES`: a mountain printed between dark fills has no light ring round it (two of
     that pad's five).
     """
-    mountains = mountain_cells(side, k)
-    at = {(r, c): found.square_at(r, c) is not None for r in range(-1, GRID_SIZE + 1) for c in range(-1, GRID_SIZE + 1)}
+    n = len(mountain_cells(side, k))
+    # solid squares at every cell of the grid and one cell round it: each shifted grid's count is a window sum
+    at = np.array([[found.square_at(r, c) is not None for c in range(-1, GRID_SIZE + 1)]
+                   for r in range(-1, GRID_SIZE + 1)])
     best: list[Square] = []
-    for shift in WHOLE_CELL_SHIFTS:
-        got = squares(found, side, k, shift)
+    for dr, dc in WHOLE_CELL_SHIFTS:
+        got = squares(found, side, k, (dr, dc))
         if len(got) < SHIFTED_SQUARES or len(got) <= len(best):
             continue
-        moved = {(r + shift[0], c + shift[1]) for r, c in mountains}
-        grid = [(r + shift[0], c + shift[1]) for r in range(GRID_SIZE) for c in range(GRID_SIZE)]
-        others = [rc for rc in grid if rc not in moved]
-        if shift_chance(len(got), len(mountains), sum(at[rc] for rc in others), len(others)) <= SHIFT_CHANCE:
+        others = int(at[1 + dr : 1 + dr + GRID_SIZE, 1 + dc : 1 + dc + GRID_SIZE].sum()) - len(got)
+        if shift_chance(len(got), n, others, GRID_SIZE * GRID_SIZE - n) <= SHIFT_CHANCE:
             best = got
     return best
 

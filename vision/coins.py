@@ -380,8 +380,8 @@ def in_fill_order(dark: np.ndarray, filled: tuple[bool, ...], certainty: float) 
     k = sum(filled)
     if tuple(filled) == (True,) * k + (False,) * (len(d) - k):
         return tuple(filled), certainty
-    gaps = [float(d[:j].min() - d[j:].max()) for j in range(1, len(d) - ORDER_BARE + 1)]
-    j = int(np.argmax(gaps)) + 1 if gaps else 0
-    if not gaps or gaps[j - 1] < ORDER_GAP:
+    runs = {j: float(d[:j].min() - d[j:].max()) for j in range(1, len(d) - ORDER_BARE + 1)}
+    j = max(runs, key=runs.get, default=0)  # the first of equal gaps, as argmax would
+    if not j or runs[j] < ORDER_GAP:
         return tuple(filled), 0.0
-    return (True,) * j + (False,) * (len(d) - j), float(min(1.0, gaps[j - 1] / (2.0 * MARK_GAP)))
+    return (True,) * j + (False,) * (len(d) - j), float(min(1.0, runs[j] / (2.0 * MARK_GAP)))
