@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -25,6 +26,9 @@ from vision import cellnet
 from vision.calibrate import DOMINANT_CAP, dominant_terrain, logit, predict
 from vision.cellpatch import MARGIN, PATCH, cell_pitch, grid_quads, paper_white, quad_patches
 from vision.scarcity import SCARCE_CAP, nearly_blank, scarce_terrains, suspect_cells, suspect_groups
+
+if TYPE_CHECKING:
+    from vision.cells import GroupInfo
 
 CLASSES = cellnet.CLASSES
 EMPTY = 0
@@ -453,6 +457,21 @@ def doubt_scarce(Q: np.ndarray, groups, cells: list[tuple[int, int]], labels: li
             warnings.append(Note.of("terrain_missing", terrains=tuple(missing)))
     for rc in doubted:
         conf[rc] = min(float(conf[rc]), SCARCE_CAP)
+
+
+def doubt_sheet(conf: np.ndarray, groups: list[GroupInfo]) -> int:
+    """Cap (in place) at SHEET_DOUBT_CAP the confidence of every cell but the squares the player tapped (the
+    examples of groups named "given"); returns the cells capped. For a sheet found off the map after its cells
+    were read (`vision.sidelook.grid_off_map`): the printed cells too, as the side that places them was told by
+    the same mountains (development photogen2 f_0058: side B read as A, its five printed mountains the silent
+    errors left)."""
+    keep = np.zeros(conf.shape, bool)
+    for g in groups:
+        if g.source == "given":
+            keep[g.example_cell] = True
+    capped = (conf > SHEET_DOUBT_CAP) & ~keep
+    conf[capped] = SHEET_DOUBT_CAP
+    return int(capped.sum())
 
 
 def sheet_doubted(Q0: np.ndarray) -> bool:

@@ -16,7 +16,7 @@ from printables.layout import parse_qr_payload
 from vision import quality
 from vision.border import locate_by_border
 from vision.calibrate import doubt_grouped_heroes
-from vision.cellread import read_cells_net, read_net
+from vision.cellread import doubt_sheet, read_cells_net, read_net
 from vision.cells import GroupInfo, read_cells
 from vision.coins import read_coin_track, read_coins
 from vision.errors import PhotoError
@@ -40,7 +40,7 @@ from vision.paperlines import remove_paper_lines
 from vision.rectify import canon_to_image, rectify, rectify_patch
 from vision.review import THRESHOLD, cells_to_check
 from vision.ruinsdoubt import doubt_unmarked_ruins
-from vision.sidelook import SIDES, look_margin, other_side_by_look
+from vision.sidelook import SIDES, grid_off_map, other_side_by_look, side_likeness
 from vision.sideprob import doubt_printed, side_probability
 from vision.wayup import NO_RIVALS, printed_mask, unsure_confidence
 
@@ -422,7 +422,9 @@ def _one_blas_thread():
 
 def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay: bool,
                 names: dict[int, str] | None, quarter_turns: int | None, cells: str = "net",
-                heroes: bool | None = None) -> SheetReading:
+                heroes: bool | None = None, mountains_alike: float | None = None) -> SheetReading:
+    """`read_sheet`'s work; `mountains_alike`: how alike the side's mountain cells looked to the cell model on the
+    first reading that chose this side for the reader to read it again (`vision.sidelook`)."""
     if side is not None:
         side = side.strip().upper()
         if side not in MAPS and not is_custom(side):
@@ -478,11 +480,14 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
         photo.image, centres_in_photo(canon, loc.homography, offsets, 1.0),
         list(ALL_CELLS) if check_side else [rc for rc in ALL_CELLS if rc not in printed],
         legend_quads(canon, loc.homography, warp.box) if loc.method == "markers" else None)
-    look = look_margin(net.cells, net.emb, loc.side) if net is not None and check_side else None
+    alike = side_likeness(net.cells, net.emb, loc.side) if net is not None and check_side else None
+    look = alike[0] - alike[1] if alike is not None else None
     other = other_side_by_look(loc.side, look) if look is not None else None
     if other is not None:
         return _read_sheet(source, other, overlay=overlay, names=names, quarter_turns=quarter_turns,
-                           cells=cells, heroes=heroes)
+                           cells=cells, heroes=heroes, mountains_alike=alike[1])
+    if alike is not None:
+        mountains_alike = alike[0]
     context = sheet_context(loc, warp.measured, blur / canon.cell_px)
     if net is not None:
         cls = read_cells_net(net, cells_norm, canon, loc.side, offsets, warp.box, loc.method, names, outline_norm,
@@ -507,6 +512,11 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
     quality.check_blur(blur, canon, quality.gate_style(cls.style, cls.groups))
     quality.doubt_blurred_shapes(cls.confidence, cls.groups, blur / canon.cell_px, cls.style)
     if_upright, on_print = None, printed_mask(printed)
+    # a side whose mountains look like nothing alike: the grid is not on the map, every cell read is in doubt
+    # (before the way-up and side doubts below, which only lower confidences further)
+    if grid_off_map(mountains_alike) and doubt_sheet(cls.confidence, cls.groups) and \
+            not any(w.code == "sheet_doubtful" for w in cls.warnings):
+        cls.warnings.append(Note.of("sheet_doubtful"))
     if loc.orientation_unsure:  # nobody knows the way up yet: each cell may be right only by that chance
         if_upright = cls.confidence.copy()
         cls.confidence = unsure_confidence(cls.grid, cls.confidence, on_print, loc.orientation_leads)
