@@ -486,8 +486,7 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
     if other is not None:
         return _read_sheet(source, other, overlay=overlay, names=names, quarter_turns=quarter_turns,
                            cells=cells, heroes=heroes, mountains_alike=alike[1])
-    if alike is not None:
-        mountains_alike = alike[0]
+    own_alike = alike[0] if alike is not None else mountains_alike  # measured here, or on the first reading
     context = sheet_context(loc, warp.measured, blur / canon.cell_px)
     if net is not None:
         cls = read_cells_net(net, cells_norm, canon, loc.side, offsets, warp.box, loc.method, names, outline_norm,
@@ -514,7 +513,7 @@ def _read_sheet(source: bytes | str | os.PathLike, side: str | None, *, overlay:
     if_upright, on_print = None, printed_mask(printed)
     # a side whose mountains look like nothing alike: the grid is not on the map, every cell read is in doubt
     # (before the way-up and side doubts below, which only lower confidences further)
-    if grid_off_map(mountains_alike) and doubt_sheet(cls.confidence, cls.groups) and \
+    if grid_off_map(own_alike) and doubt_sheet(cls.confidence, cls.groups) and \
             not any(w.code == "sheet_doubtful" for w in cls.warnings):
         cls.warnings.append(Note.of("sheet_doubtful"))
     if loc.orientation_unsure:  # nobody knows the way up yet: each cell may be right only by that chance
