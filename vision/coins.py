@@ -155,12 +155,14 @@ class CoinTrack:
     radius: float
 
 
-def find_coin_track(gray: np.ndarray, canon: Canon) -> CoinTrack | None:
+def find_coin_track(gray: np.ndarray, canon: Canon, colour: np.ndarray | None = None) -> CoinTrack | None:
     """The row of 14 evenly spaced circles below the grid (the game's pad, generic prints), or None.
 
     Circles are found by the Hough transform in the band below the grid, grouped into rows of similar
     height and size; the row with the most circles, at least `MIN_TRACK`, is fitted with a straight line of
-    evenly spaced centres (pitch from the median gap), and extended to 14 from its first circle.
+    evenly spaced centres (pitch from the median gap), and extended to 14 from its first circle: centred in
+    the printed bar the circles sit on when the sheet (`colour`, the straightened sheet, light-normalised BGR)
+    has one (`bar_first`), else where every position shows a ring.
     """
     import cv2
 
@@ -211,10 +213,86 @@ def find_coin_track(gray: np.ndarray, canon: Canon) -> CoinTrack | None:
         kk = np.arange(f, f + COIN_TRACK_SIZE)
         return ring_score(grad, np.c_[ax + px * kk, ay + py * kk], r_med) - 1e-3 * abs(f - middle)
 
-    first = max(firsts, key=placed)
+    first = None
+    if colour is not None:
+        lab = cv2.cvtColor(np.clip(colour[top:bottom, left:right], 0, 1).astype(np.float32), cv2.COLOR_BGR2LAB)
+        first = bar_first(lab, (ax, px, ay, py), firsts, int(idx.max()), cell)
+    if first is None:
+        first = max(firsts, key=placed)
     k = np.arange(first, first + COIN_TRACK_SIZE)
     centres = np.c_[ax + px * k + left, ay + py * k + top]
     return CoinTrack(centres, float(np.median(best[:, 2])))
+
+
+BAR_HALF = 0.3  # cells above and below the track's line whose colour is the bar (the pad's: ±0.33–0.39)
+BAR_PAPER = (0.65, 0.85)  # cells above the line where the paper shows (between the column numbers)
+BAR_STEP = 0.05  # samples along the line, in pitches
+BAR_GAP = 0.15  # a stretch of paper-like colour at most this long (cells) inside the bar is a mark or a glint
+BAR_MIN_COLOUR = 6.0  # Lab units between the found circles' stretch and the paper: less, and there is no bar
+BAR_MARGINS = (0.3, 2.0)  # cells of bar past both end circles together, on a bar the circles are centred on
+
+
+def bar_ends(lab: np.ndarray, line: tuple[float, float, float, float], span: tuple[int, int], reach: int,
+             cell: float) -> tuple[float, float] | None:
+    """Where the bar under a row of circles starts and ends, in track positions (circle k sits at k), or None.
+
+    `line` is (ax, px, ay, py): circle k at (ax + px·k, ay + py·k) in `lab`'s pixels; the circles found lie at
+    positions `span` (first, last), the bar is searched `reach` positions beyond them. Each sample is the median
+    colour of a short upright stretch across the line; paper is the median colour above the bar. From the found
+    circles (in the bar) the bar runs on while the samples are further from paper than half the found stretch's
+    typical distance, across gaps of at most `BAR_GAP` (a mark, a glint). A gap of paper ends it: the pad's coin
+    icon left of its bar, a generic print's plain row of circles (rings on paper between them) has no bar."""
+    ax, px, ay, py = line
+    h, w = lab.shape[:2]
+    ks = np.arange(span[0] - reach, span[1] + reach + BAR_STEP / 2, BAR_STEP)
+    xs = np.clip(np.round(ax + px * ks).astype(int), 0, w - 1)
+    yc = ay + py * ks
+    half = max(1, int(round(BAR_HALF * cell)))
+    rows = np.clip(np.round(yc).astype(int)[:, None] + np.arange(-half, half + 1), 0, h - 1)
+    col = np.median(lab[rows, xs[:, None]], axis=1)  # (samples, 3)
+    up = np.clip(np.round(yc.mean() - np.array(BAR_PAPER[::-1]) * cell).astype(int), 0, h - 1)
+    paper = np.median(lab[up[0]:max(up[1], up[0] + 1), xs.min():xs.max() + 1].reshape(-1, 3), axis=0)
+    dist = np.linalg.norm(col - paper, axis=1)
+    inside = (ks >= span[0]) & (ks <= span[1])
+    typical = float(np.median(dist[inside]))
+    if typical < BAR_MIN_COLOUR:
+        return None
+    bar = dist > 0.5 * typical
+    gap = max(1, int(round(BAR_GAP * cell / (np.hypot(px, py) * BAR_STEP))))
+
+    def run(i: int, step: int) -> int:
+        last, paper_run = i, 0
+        while 0 <= i + step < len(ks):
+            i += step
+            paper_run = 0 if bar[i] else paper_run + 1
+            if paper_run > gap:
+                break
+            if bar[i]:
+                last = i
+        return last
+
+    lo, hi = int(np.argmax(inside)), len(ks) - 1 - int(np.argmax(inside[::-1]))
+    if not bar[lo:hi + 1].mean() > 0.8:  # rings on paper, not circles on a bar
+        return None
+    return float(ks[run(lo, -1)]), float(ks[run(hi, 1)])
+
+
+def bar_first(lab: np.ndarray, line: tuple[float, float, float, float], firsts: list[int], last_found: int,
+              cell: float) -> int | None:
+    """The placement of the 14 (its first position, of `firsts`) centred in the bar the found circles (positions
+    0 … `last_found`) sit on, or None when there is no such bar or it cannot hold 14 circles with margins
+    `BAR_MARGINS`. The game's pad prints its coins on a bar that runs about half a cell past both end coins,
+    with its coin icon just left of it: ring edges alone let the 14 slip a position onto the bar's end or the
+    icon; a bar's two margins tell it within a fraction of a pitch."""
+    ends = bar_ends(lab, line, (0, last_found), COIN_TRACK_SIZE - 1 - last_found, cell)
+    if ends is None:
+        return None
+    lo, hi = ends
+    pitch = float(np.hypot(line[1], line[3])) / cell
+    margins = (hi - lo - (COIN_TRACK_SIZE - 1)) * pitch
+    if not BAR_MARGINS[0] <= margins <= BAR_MARGINS[1]:
+        return None
+    return min(firsts, key=lambda f: abs((f - lo) - (hi - f - (COIN_TRACK_SIZE - 1))))
 
 
 def ring_edges(gray: np.ndarray) -> np.ndarray:
@@ -305,7 +383,7 @@ def read_coin_track(norm: np.ndarray, canon: Canon, fallback_ink: np.ndarray, sh
     import cv2
 
     gray = cv2.cvtColor(np.clip(norm * 255, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
-    track = find_coin_track(gray, canon) or pad_coin_track(gray, canon)
+    track = find_coin_track(gray, canon, norm) or pad_coin_track(gray, canon)
     if track is None:
         return read_coins(fallback_ink, canon, shift, frame)
     lum = gray.astype(np.float32) / 255
