@@ -49,3 +49,42 @@ def test_rings_on_bare_paper_have_no_bar():
     lab, line = _track(bar=False)
     assert bar_ends(lab, line, (0, 9), 4, CELL) is None
     assert bar_first(lab, line, list(range(-4, 1)), 9, CELL) is None
+
+
+def _rings(pitch_px: float, start: tuple[float, float], r: float, marked: int, shape=(300, 900)) -> np.ndarray:
+    gray = np.full(shape, 215, np.uint8)
+    for k in range(14):
+        c = (int(round(start[0] + k * pitch_px)), int(round(start[1])))
+        if k < marked:
+            cv2.circle(gray, c, int(r), 120, -1, cv2.LINE_AA)
+        cv2.circle(gray, c, int(r), 90, 2, cv2.LINE_AA)
+    return gray
+
+
+def test_circles_placed_a_little_off_are_moved_onto_their_rings():
+    """A pitch fitted 2 % long puts the far end's circles a third of a radius off: snapped back within a pixel."""
+    from vision.coins import CoinTrack, snapped
+
+    pitch, r = 50.0, 16.0
+    gray = _rings(pitch, (60.0, 150.0), r, marked=0)
+    want = np.array([[60.0 + k * pitch, 150.0] for k in range(14)])
+    off = CoinTrack(np.array([[60.0 + k * pitch * 1.0075, 151.5] for k in range(14)]), r)
+    assert np.abs(off.centres - want).max() > 4
+    assert np.abs(snapped(gray, off).centres - want).max() < 1.0
+
+
+def test_a_pad_track_is_counted_from_its_rings():
+    """The whole coin stage on a straightened sheet that is not ours: 14 printed rings 0.716 cell apart 1.42 cells
+    below the grid, the first five marked: read 5, surely."""
+    from vision.coins import read_coin_track
+    from vision.geometry import canon_for
+
+    canon = canon_for("A")
+    w, h = canon.size
+    x0, _, _, y1 = canon.grid_box()
+    cell = canon.cell_px
+    gray = _rings(0.716 * cell, (x0 + 1.41 * cell, y1 + 1.42 * cell), 0.227 * cell, marked=5, shape=(h, w))
+    norm = np.repeat(gray[..., None], 3, axis=2).astype(np.float32) / 215.0
+    got = read_coin_track(norm, canon, np.zeros((h, w), np.float32))
+    assert got.count == 5 and got.filled[:5] == (True,) * 5
+    assert got.confidence >= 0.3

@@ -372,6 +372,34 @@ def pad_coin_track(gray: np.ndarray, canon: Canon) -> CoinTrack | None:
     return CoinTrack(c, rad)
 
 
+SNAP_REACH = 0.4  # radii a circle's centre may move onto its ring (`snapped`)
+SNAP_ROUNDS = 2
+
+
+def snapped(gray: np.ndarray, track: CoinTrack) -> CoinTrack:
+    """The track with its 14 centres moved onto their printed rings: each circle to the offset (within
+    `SNAP_REACH` radii) where its ring's edge is strongest, then the row refitted as a straight line of evenly
+    spaced centres through them, twice. The 14 are placed from a fit to the circles found, whose pitch may be
+    off by a few hundredths: extrapolated to the track's far end that puts a circle's inner disc on its ring or
+    the bar beside it, and a marked coin reads as bare."""
+    import cv2
+
+    grad = ring_edges(cv2.GaussianBlur(gray, (0, 0), 1.0))
+    reach = max(1, int(round(SNAP_REACH * track.radius)))
+    d = np.arange(-reach, reach + 1, dtype=np.float64)
+    offs = np.stack(np.meshgrid(d, d, indexing="ij"), axis=-1).reshape(-1, 2)  # (m, 2)
+    k = np.arange(len(track.centres), dtype=np.float64)
+    A = np.c_[k, np.ones_like(k)]
+    c = track.centres.astype(np.float64)
+    for _ in range(SNAP_ROUNDS):
+        cand = c[:, None, :] + offs[None, :, :]  # (14, m, 2)
+        sc = ring_scores(grad, cand.reshape(-1, 1, 2), track.radius).reshape(len(c), len(offs))
+        best = cand[np.arange(len(c)), np.argmax(sc, axis=1)]
+        fit = [np.linalg.lstsq(A, best[:, j], rcond=None)[0] for j in (0, 1)]
+        c = np.c_[A @ fit[0], A @ fit[1]]
+    return CoinTrack(c, track.radius)
+
+
 def read_coin_track(norm: np.ndarray, canon: Canon, fallback_ink: np.ndarray, shift=None, frame=None) -> CoinReading:
     """Coins on a sheet that is not ours: find its track, then tell marked circles from the printed ones.
 
@@ -387,8 +415,19 @@ def read_coin_track(norm: np.ndarray, canon: Canon, fallback_ink: np.ndarray, sh
     if track is None:
         return read_coins(fallback_ink, canon, shift, frame)
     lum = gray.astype(np.float32) / 255
-    d = np.array([coin_darkness(lum, cx, cy, track.radius) for cx, cy in track.centres])
-    filled, certainty = in_fill_order(d, *marked_coins(d))
+
+    def marks(t: CoinTrack) -> tuple[tuple[bool, ...], float]:
+        d = np.array([coin_darkness(lum, cx, cy, t.radius) for cx, cy in t.centres])
+        return in_fill_order(d, *marked_coins(d))
+
+    # Read both where the circles were placed and where they sit on their rings (a mark that covers a ring can
+    # pull a circle off it): the surer reading counts, and a count the two placements do not agree on is unsure,
+    # it depends on where exactly the circles lie.
+    as_fitted = marks(track)
+    on_rings = snapped(gray, track)
+    on_marks = marks(on_rings)
+    (filled, certainty), track = max((as_fitted, track), (on_marks, on_rings), key=lambda m: m[0][1])
+    certainty = min(as_fitted[1], on_marks[1]) if sum(as_fitted[0]) == sum(on_marks[0]) else 0.0
     seen = [in_frame(frame, cx, cy, track.radius) for cx, cy in track.centres]
     if not all(seen):  # rings "found" past the photo's edge, on the straightened sheet's repeated edge: unknown
         filled = tuple(f and v for f, v in zip(filled, seen, strict=True))
