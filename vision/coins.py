@@ -225,7 +225,7 @@ def find_coin_track(gray: np.ndarray, canon: Canon, colour: np.ndarray | None = 
 
 
 BAR_HALF = 0.3  # cells above and below the track's line whose colour is the bar (the pad's: ±0.33–0.39)
-BAR_PAPER = (0.65, 0.85)  # cells above the line where the paper shows (between the column numbers)
+BAR_PAPER = (0.65, 0.85)  # cells above the line sampled for the paper (its median passes over the column numbers)
 BAR_STEP = 0.05  # samples along the line, in pitches
 BAR_GAP = 0.15  # a stretch of paper-like colour at most this long (cells) inside the bar is a mark or a glint
 BAR_MIN_COLOUR = 6.0  # Lab units between the found circles' stretch and the paper: less, and there is no bar
