@@ -63,14 +63,14 @@ def _rings(pitch_px: float, start: tuple[float, float], r: float, marked: int, s
 
 def test_circles_placed_a_little_off_are_moved_onto_their_rings():
     """A pitch fitted 2 % long puts the far end's circles a third of a radius off: snapped back within a pixel."""
-    from vision.coins import CoinTrack, snapped
+    from vision.coins import CoinTrack, snapped, track_edges
 
     pitch, r = 50.0, 16.0
     gray = _rings(pitch, (60.0, 150.0), r, marked=0)
     want = np.array([[60.0 + k * pitch, 150.0] for k in range(14)])
     off = CoinTrack(np.array([[60.0 + k * pitch * 1.0075, 151.5] for k in range(14)]), r)
     assert np.abs(off.centres - want).max() > 4
-    assert np.abs(snapped(gray, off).centres - want).max() < 1.0
+    assert np.abs(snapped(track_edges(gray), off).centres - want).max() < 1.0
 
 
 def test_a_pad_track_is_counted_from_its_rings():

@@ -303,6 +303,14 @@ def ring_edges(gray: np.ndarray) -> np.ndarray:
     return cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
 
 
+def track_edges(gray: np.ndarray) -> np.ndarray:
+    """`ring_edges` of the whole straightened sheet, lightly smoothed: where a track's printed rings are looked for
+    (`pad_coin_track`, `snapped`)."""
+    import cv2
+
+    return ring_edges(cv2.GaussianBlur(gray, (0, 0), 1.0))
+
+
 def ring_score(grad: np.ndarray, centres: np.ndarray, radius: float) -> float:
     """Mean over `centres` of the edge strength on a circle of `radius` (24 samples, the best of ±15 % radius)
     less that on a circle of twice the radius: a printed ring, marked or not, is an edge all round; the paper
@@ -343,17 +351,17 @@ def ring_scores(grad: np.ndarray, centres: np.ndarray, radius: float) -> np.ndar
 PAD_TRACK = (0.71, 1.42, 0.22)  # the game's pad: coin pitch, centre row below the grid, radius (cells)
 
 
-def pad_coin_track(gray: np.ndarray, canon: Canon) -> CoinTrack | None:
+def pad_coin_track(gray: np.ndarray, canon: Canon, grad: np.ndarray | None = None) -> CoinTrack | None:
     """The game's own pad's track where the circles are too blurred for the Hough vote: 14 rings `PAD_TRACK`
     apart in a row about 1.4 cells below the grid (measured on scans of the real pad: 0.71 cell pitch, 1.38–1.42
     cells down, 0.22 cell radius), its start along the row searched by the rings' edges. None when no
-    placement shows rings clearly (then the sheet has no such track)."""
-    import cv2
-
+    placement shows rings clearly (then the sheet has no such track). `grad`: `track_edges(gray)` when the caller
+    has it already."""
     x0, _, x1, y1 = canon.grid_box()
     cell = canon.cell_px
     pitch, down, rad = (v * cell for v in PAD_TRACK)
-    grad = ring_edges(cv2.GaussianBlur(gray, (0, 0), 1.0))
+    if grad is None:
+        grad = track_edges(gray)
     k = np.arange(COIN_TRACK_SIZE)
     # every placement (rows below the grid × starts along it, row-major as the search used to run), one batch
     rows, starts = np.meshgrid(np.arange(-0.2, 0.21, 0.05) * cell, np.arange(0.3, 2.0, 0.04) * cell, indexing="ij")
@@ -376,15 +384,12 @@ SNAP_REACH = 0.4  # radii a circle's centre may move onto its ring (`snapped`)
 SNAP_ROUNDS = 2
 
 
-def snapped(gray: np.ndarray, track: CoinTrack) -> CoinTrack:
+def snapped(grad: np.ndarray, track: CoinTrack) -> CoinTrack:
     """The track with its 14 centres moved onto their printed rings: each circle to the offset (within
     `SNAP_REACH` radii) where its ring's edge is strongest, then the row refitted as a straight line of evenly
     spaced centres through them, twice. The 14 are placed from a fit to the circles found, whose pitch may be
     off by a few hundredths: extrapolated to the track's far end that puts a circle's inner disc on its ring or
-    the bar beside it, and a marked coin reads as bare."""
-    import cv2
-
-    grad = ring_edges(cv2.GaussianBlur(gray, (0, 0), 1.0))
+    the bar beside it, and a marked coin reads as bare. `grad` is `track_edges` of the sheet."""
     reach = max(1, int(round(SNAP_REACH * track.radius)))
     d = np.arange(-reach, reach + 1, dtype=np.float64)
     offs = np.stack(np.meshgrid(d, d, indexing="ij"), axis=-1).reshape(-1, 2)  # (m, 2)
@@ -411,7 +416,8 @@ def read_coin_track(norm: np.ndarray, canon: Canon, fallback_ink: np.ndarray, sh
     import cv2
 
     gray = cv2.cvtColor(np.clip(norm * 255, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
-    track = find_coin_track(gray, canon, norm) or pad_coin_track(gray, canon)
+    grad = track_edges(gray)  # the pad's fallback search and the snap look at the same edges
+    track = find_coin_track(gray, canon, norm) or pad_coin_track(gray, canon, grad)
     if track is None:
         return read_coins(fallback_ink, canon, shift, frame)
     lum = gray.astype(np.float32) / 255
@@ -424,9 +430,9 @@ def read_coin_track(norm: np.ndarray, canon: Canon, fallback_ink: np.ndarray, sh
     # pull a circle off it): the surer reading counts, and a count the two placements do not agree on is unsure,
     # it depends on where exactly the circles lie.
     as_fitted = marks(track)
-    on_rings = snapped(gray, track)
+    on_rings = snapped(grad, track)
     on_marks = marks(on_rings)
-    (filled, certainty), track = max((as_fitted, track), (on_marks, on_rings), key=lambda m: m[0][1])
+    (filled, _), track = max((as_fitted, track), (on_marks, on_rings), key=lambda m: m[0][1])
     certainty = min(as_fitted[1], on_marks[1]) if sum(as_fitted[0]) == sum(on_marks[0]) else 0.0
     seen = [in_frame(frame, cx, cy, track.radius) for cx, cy in track.centres]
     if not all(seen):  # rings "found" past the photo's edge, on the straightened sheet's repeated edge: unknown
