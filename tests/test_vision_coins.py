@@ -54,6 +54,46 @@ def test_faint_noise_spread_along_the_track_is_not_a_mark():
     assert faint_split(np.r_[np.zeros(10), np.full(4, 0.2)]) == pytest.approx(0.1)
 
 
+def slashed(n: int, ink: float = 0.9, half: int = 2) -> tuple[np.ndarray, list[tuple]]:
+    """A track whose first `n` circles are struck through by one diagonal stroke each (a slash): strong ink over
+    about a quarter of the inner disc, nothing else."""
+    img, places = track({})
+    yy, xx = np.mgrid[: img.shape[0], : img.shape[1]]
+    for cx, cy, _ in places[:n]:
+        on = (np.abs((xx - cx) - (yy - cy)) <= half * np.sqrt(2)) & (np.hypot(xx - cx, yy - cy) <= R)
+        img[on] = ink
+    return img, places
+
+
+def test_slashed_coins_count_though_one_stroke_covers_little_of_the_disc():
+    ink, places = slashed(3)
+    cx, cy, _ = places[8]
+    ink[int(cy - 0.6 * R) : int(cy), int(cx - 0.6 * R) : int(cx + 0.6 * R)] = 0.15  # a pale smudge on a bare coin
+    circles = [circle_ink(ink, *p) for p in places]
+    assert all(0.1 < c.cover < coins.FILLED_COVERAGE for c in circles[:3])  # under the fill line …
+    assert faint_split(np.array([c.faint for c in circles])) is None  # … and the smudge hides them from the faint
+    reading = coins_of(circles)
+    assert reading.filled == (True,) * 3 + (False,) * 11
+    assert reading.confidence >= 0.3  # as clearly apart from the bare circles as fills are
+
+
+def test_light_strokes_drifting_along_the_track_are_not_split_into_marks():
+    # strong-ink shares rising smoothly from circle to circle (a shadow's edge, a grain): no group stands apart
+    circles = [CircleInk(float(v), float(v), 0.02, False) for v in np.linspace(0.02, 0.2, 14)]
+    assert coins.light_marks(np.linspace(0.02, 0.2, 14), np.ones(14, bool)) is None
+    assert coins_of(circles).count == 0
+
+
+def test_a_stray_smudge_past_the_filled_run_is_held_to_the_fill_order():
+    # three filled coins and, at the far end, a grey smudge that only the faint-ink share sees: the rules say
+    # "fill the next coin", so the run of three stands and the smudge is not a fourth coin
+    circles = [CircleInk(0.9, 0.95, 0.05, False)] * 3 + [CircleInk(0.0, 0.38, 0.05, False)] * 10 + \
+        [CircleInk(0.02, 0.97, 0.1, False)]
+    reading = coins_of(circles)
+    assert reading.count == 3 and reading.filled[:4] == (True, True, True, False)
+    assert reading.confidence >= 0.3
+
+
 def test_a_cup_over_the_track_hides_its_circles_and_asks_for_a_check():
     ink, places = track({0: 0.9}, size=1.0)
     ink[:, : int(PITCH * 4.5)] = 0.95  # a dark cup over the first four circles

@@ -21,6 +21,7 @@ MARK_SHARE = 0.25  # ... and the share of the way from the unmarked level to the
 FAINT_INK_T = 0.10
 FAINT_GAP = 0.08
 FAINT_SPREAD = 2.0
+OURS_ORDER_GAP = 2 * FAINT_GAP  # on our sheet, how much more ink (strong + faint share) the first run must hold
 # A circle whose surroundings (1.3-1.8 radii) are inked over is hidden, not marked: a cup or a hand over the track
 # (a circle beyond the photo is hidden too, `in_frame`). On the same photos 3 sheets had circles so covered, each
 # read without a doubt: 6 coins for 1 (a cup), 9 for 4, 3 for 0; on the other sheets read by their markers every
@@ -78,8 +79,8 @@ def circle_ink(ink: np.ndarray, cx: float, cy: float, r: float) -> CircleInk:
 
 
 def faint_split(faint: np.ndarray) -> float | None:
-    """The threshold between faintly marked and unmarked circles (`faint` shares of the visible circles), or None
-    when they do not fall in two clearly apart groups (all alike: none marked, or all)."""
+    """The threshold between marked and unmarked circles (`faint` or `cover` shares of the visible circles), or
+    None when they do not fall in two clearly apart groups (all alike: none marked, or all)."""
     v = np.sort(np.asarray(faint, dtype=np.float64))
     if len(v) < 2:
         return None
@@ -90,15 +91,39 @@ def faint_split(faint: np.ndarray) -> float | None:
     return float((v[j] + v[j + 1]) / 2)
 
 
+def light_marks(cover: np.ndarray, seen: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Circles marked by a stroke that crosses the inner disc without covering it (a slash, a tick), apart from
+    the bare ones: (marked, certainty) or None.
+
+    Why: players strike a coin through rather than fill it, and one stroke covers only 0.2–0.3 of the inner disc
+    (photogen3 development sheets: slashes at 0.23 and 0.25 beside bare circles at 0.00 were read as 0 coins, one
+    surely). Such circles stand apart from the bare ones as clearly as fills do, so the visible circles' strong-ink
+    shares are split in two groups by `faint_split`; the split only adds marks under `FILLED_COVERAGE` (a fill is
+    a mark whatever the split says), and a mark is sure by how far it lies past the split.
+    """
+    if not seen.any():
+        return None
+    thr = faint_split(cover[seen])
+    if thr is None or thr >= FILLED_COVERAGE:
+        return None
+    light = (cover > thr) & (cover < FILLED_COVERAGE)
+    return light, np.minimum(1.0, np.abs(cover - thr) / FAINT_GAP)
+
+
 def coins_of(circles: list[CircleInk]) -> CoinReading:
-    """Which circles are marked: ink over most of the inner disc, or a faint mark clearly apart from the
-    unmarked circles (`faint_split`). A hidden circle counts as unmarked with no certainty, so the reading asks
-    for the coins to be checked."""
+    """Which circles are marked: ink over most of the inner disc, a stroke through it (`light_marks`) or a faint
+    mark clearly apart from the unmarked circles (`faint_split`), held to the fill order of the rules
+    (`in_fill_order` on the circles' strong and faint ink shares together). A hidden circle counts as unmarked
+    with no certainty, so the reading asks for the coins to be checked."""
     cover = np.array([c.cover for c in circles])
     faint = np.array([c.faint for c in circles])
     hidden = np.array([c.hidden for c in circles], dtype=bool)
     filled = cover >= FILLED_COVERAGE
     certainty = np.minimum(1.0, np.abs(cover - FILLED_COVERAGE) / 0.2)
+    split = light_marks(cover, ~hidden)
+    if split is not None:  # strokes through the disc as clearly apart from bare circles as fills are
+        filled |= split[0]
+        certainty = np.where(cover < FILLED_COVERAGE, split[1], np.maximum(certainty, split[1]))
     thr = faint_split(faint[~hidden]) if (~hidden).any() else None
     if thr is not None:
         faint_only = (faint > thr) & ~filled
@@ -106,8 +131,11 @@ def coins_of(circles: list[CircleInk]) -> CoinReading:
         certainty = np.where(faint_only, np.minimum(1.0, (faint - thr) / FAINT_GAP), certainty)
     filled &= ~hidden
     certainty = np.where(hidden, 0.0, certainty)
-    return CoinReading(int(filled.sum()), tuple(bool(f) for f in filled),
-                       float(certainty.min()) if len(certainty) else 1.0)
+    sure = float(certainty.min()) if len(certainty) else 1.0
+    if len(circles) and not hidden.any():  # "fill the next coin": marks out of order were misread
+        marks, sure = in_fill_order(cover + faint, tuple(bool(f) for f in filled), sure, OURS_ORDER_GAP)
+        return CoinReading(sum(marks), marks, sure)
+    return CoinReading(int(filled.sum()), tuple(bool(f) for f in filled), sure)
 
 
 def in_frame(frame, cx: float, cy: float, r: float) -> bool:
@@ -486,7 +514,8 @@ ORDER_GAP = 0.5 * MARK_GAP  # how much darker than every later circle the lighte
 ORDER_BARE = 2  # circles a run must leave bare for the order to say where it ends
 
 
-def in_fill_order(dark: np.ndarray, filled: tuple[bool, ...], certainty: float) -> tuple[tuple[bool, ...], float]:
+def in_fill_order(dark: np.ndarray, filled: tuple[bool, ...], certainty: float,
+                  gap: float = ORDER_GAP) -> tuple[tuple[bool, ...], float]:
     """The marks read by `marked_coins`, held to the rule that coins are filled in order along the track.
 
     Why: the rules say "fill the next coin", so a finished track is its first k circles marked and the rest
@@ -505,6 +534,6 @@ def in_fill_order(dark: np.ndarray, filled: tuple[bool, ...], certainty: float) 
         return tuple(filled), certainty
     runs = {j: float(d[:j].min() - d[j:].max()) for j in range(1, len(d) - ORDER_BARE + 1)}
     j = max(runs, key=runs.get, default=0)  # the first of equal gaps, as argmax would
-    if not j or runs[j] < ORDER_GAP:
+    if not j or runs[j] < gap:
         return tuple(filled), 0.0
-    return (True,) * j + (False,) * (len(d) - j), float(min(1.0, runs[j] / (2.0 * MARK_GAP)))
+    return (True,) * j + (False,) * (len(d) - j), float(min(1.0, runs[j] / (4.0 * gap)))
