@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from companion.cartographers.data import GRID_SIZE
+from vision import coins
 from vision.coins import MARK_GAP, PAD_TRACK, in_fill_order, marked_coins, pad_coin_track
 from vision.geometry import canon_for
 from vision.lattice import HUG_SHIFT, find_lattices, ink_map, measure, segment_evidence, segment_strengths, shift_search
@@ -179,6 +180,31 @@ def test_marks_are_told_from_printed_coins_at_every_strength():
     drift[:3] = [0.47, 0.46, 0.37]
     assert sum(marked_coins(drift)[0]) == 3
     assert sum(marked_coins(base)[0]) == 0
+
+
+def test_light_ticks_in_empty_rings_are_marks():
+    """Inside an empty printed ring the paper is the paper: a pencil tick reads only 0.03–0.05 darker, under the
+    pad's MARK_GAP, yet plainly apart from rings at paper level (development photos, ours found without its
+    markers and a generic print: 5 and 3 ticks once read as 0 and 1, surely)."""
+    rings = np.array([0.001, 0.0, -0.0, -0.002, -0.003, -0.002, -0.002, -0.001, 0.002, 0.0, 0.001, -0.001, 0.0, 0.002])
+    ticks = rings.copy()
+    ticks[:5] = [0.033, 0.037, 0.034, 0.042, 0.037]
+    filled, sure = marked_coins(ticks)
+    assert filled == (True,) * 5 + (False,) * 9 and sure > 0
+    assert coins.bare_rings(ticks) is not None
+    three = rings.copy()
+    three[:3] = [0.104, 0.045, 0.063]
+    filled, sure = marked_coins(three)
+    assert sum(filled) == 3 and sure >= 0.3
+    assert sum(marked_coins(rings)[0]) == 0  # empty rings: nothing
+    # a dark speck on the last ring only is not the fill order: the pad's rule decides (no mark at 0.042)
+    speck = rings.copy()
+    speck[-1] = 0.042
+    assert coins.bare_rings(speck) is None and sum(marked_coins(speck)[0]) == 0
+    # the pad's printed coins sit well above paper level: its rule, not this one
+    pad = np.full(14, 0.06) + np.linspace(0, 0.03, 14)
+    pad[:4] += 0.3
+    assert coins.bare_rings(pad) is None and sum(marked_coins(pad)[0]) == 4
 
 
 def test_coins_are_read_as_filled_in_order_along_the_track():

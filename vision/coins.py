@@ -480,6 +480,34 @@ def coin_darkness(lum: np.ndarray, cx: float, cy: float, radius: float) -> float
     return around - float(inner.mean())
 
 
+BARE_PAPER = 0.01  # a circle whose inner disc is within this of the paper around its ring holds nothing
+BARE_MIN = 4  # circles at paper level that make a track of empty rings (the pad's hold a printed coin)
+RING_MARK = 0.025  # how much darker than the empty rings a mark must be on such a track
+
+
+def bare_rings(dark: np.ndarray) -> tuple[tuple[bool, ...], float] | None:
+    """The marks on a track of empty printed rings (ours found without its markers, a generic print), or None
+    when the track is not one (or shows no clear line between empty and marked rings).
+
+    Why: `marked_coins` is made for the pad, whose every circle holds a printed coin that reads 0.04–0.09 darker
+    than the paper and drifts along the track, so a mark must be `MARK_GAP` darker. Inside an empty ring the paper
+    is the paper: a light pencil tick reads 0.03–0.05 beside rings at 0.00 ± 0.003 (development photos: 5 ticks
+    and 3 ticks read as 0 and 1, surely). When `BARE_MIN` or more circles sit at paper level and are the lightest,
+    a circle `RING_MARK` darker than the darkest of them (or twice their spread past it) is a mark, sure by how far
+    from that line the nearest circle lies — when the marks are the track's first circles, as the rules fill them.
+    """
+    d = np.asarray(dark, dtype=np.float64)
+    paper = d[np.abs(d) <= BARE_PAPER]
+    if len(paper) < BARE_MIN or d.min() < paper.min():
+        return None
+    thr = float(paper.max()) + max(RING_MARK, 2.0 * float(paper.max() - paper.min()))
+    filled = d > thr
+    k = int(filled.sum())
+    if not k or (d[~filled] > paper.max()).any() or not filled[:k].all():
+        return None  # nothing marked, circles between the paper and the marks, or marks out of the fill order
+    return tuple(bool(f) for f in filled), float(min(1.0, np.min(np.abs(d - thr)) / RING_MARK))
+
+
 def marked_coins(dark: np.ndarray) -> tuple[tuple[bool, ...], float]:
     """Which circles are marked, from each one's `coin_darkness`, and the certainty of the least sure one.
 
@@ -496,6 +524,9 @@ def marked_coins(dark: np.ndarray) -> tuple[tuple[bool, ...], float]:
     along the track (light, a bent page) by about as much as a faint mark.
     """
     d = np.asarray(dark, dtype=np.float64)
+    bare = bare_rings(d)
+    if bare is not None:
+        return bare
     order = np.sort(d)
     rest = order[1:] if len(order) > 1 else order
     alone = (len(order) > 1 and order[1] - order[0] >= max(MARK_GAP, 2.0 * float(rest[-1] - rest[0]))
