@@ -555,6 +555,8 @@ def in_fill_order(dark: np.ndarray, filled: tuple[bool, ...], certainty: float,
     falling along the track taken for marks (photogen3 e_0067: no coin, 11 read sure). The run whose every
     circle is darker than every later one by `ORDER_GAP` is taken, sure by how clearly (a gap of two
     `MARK_GAP`s is sure); when there is none, the marks stand and the count is unsure, for the player to check.
+    `gap` is that least margin in the units of `dark` (the pad's darkness; on our sheet the circles' ink shares,
+    `OURS_ORDER_GAP`); a run is sure from four times it.
     A run must leave `ORDER_BARE` circles bare: one last circle lighter than all the others is as often glare,
     the bar's end or a track placed a circle past its end (photogen2 e_0083: no coin, the last "circle" the
     paper beyond the bar) as the one coin not yet filled, which `marked_coins` alone tells apart.
