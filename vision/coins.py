@@ -106,8 +106,7 @@ def light_marks(cover: np.ndarray, seen: np.ndarray) -> tuple[np.ndarray, np.nda
     thr = faint_split(cover[seen])
     if thr is None or thr >= FILLED_COVERAGE:
         return None
-    light = (cover > thr) & (cover < FILLED_COVERAGE)
-    return light, np.minimum(1.0, np.abs(cover - thr) / FAINT_GAP)
+    return cover > thr, np.minimum(1.0, np.abs(cover - thr) / FAINT_GAP)
 
 
 def coins_of(circles: list[CircleInk]) -> CoinReading:
@@ -131,11 +130,10 @@ def coins_of(circles: list[CircleInk]) -> CoinReading:
         certainty = np.where(faint_only, np.minimum(1.0, (faint - thr) / FAINT_GAP), certainty)
     filled &= ~hidden
     certainty = np.where(hidden, 0.0, certainty)
-    sure = float(certainty.min()) if len(certainty) else 1.0
+    marks, sure = tuple(bool(f) for f in filled), float(certainty.min()) if len(certainty) else 1.0
     if len(circles) and not hidden.any():  # "fill the next coin": marks out of order were misread
-        marks, sure = in_fill_order(cover + faint, tuple(bool(f) for f in filled), sure, OURS_ORDER_GAP)
-        return CoinReading(sum(marks), marks, sure)
-    return CoinReading(int(filled.sum()), tuple(bool(f) for f in filled), sure)
+        marks, sure = in_fill_order(cover + faint, marks, sure, OURS_ORDER_GAP)
+    return CoinReading(sum(marks), marks, sure)
 
 
 def in_frame(frame, cx: float, cy: float, r: float) -> bool:
@@ -501,11 +499,11 @@ def bare_rings(dark: np.ndarray) -> tuple[tuple[bool, ...], float] | None:
     if len(paper) < BARE_MIN or d.min() < paper.min():
         return None
     thr = float(paper.max()) + max(RING_MARK, 2.0 * float(paper.max() - paper.min()))
-    filled = d > thr
-    k = int(filled.sum())
-    if not k or (d[~filled] > paper.max()).any() or not filled[:k].all():
+    marked = d > thr
+    filled = tuple(bool(f) for f in marked)
+    if not marked.any() or (d[~marked] > paper.max()).any() or not is_run(filled):
         return None  # nothing marked, circles between the paper and the marks, or marks out of the fill order
-    return tuple(bool(f) for f in filled), float(min(1.0, np.min(np.abs(d - thr)) / RING_MARK))
+    return filled, float(min(1.0, np.min(np.abs(d - thr)) / RING_MARK))
 
 
 def marked_coins(dark: np.ndarray) -> tuple[tuple[bool, ...], float]:
@@ -545,6 +543,12 @@ ORDER_GAP = 0.5 * MARK_GAP  # how much darker than every later circle the lighte
 ORDER_BARE = 2  # circles a run must leave bare for the order to say where it ends
 
 
+def is_run(filled) -> bool:
+    """Are the marks the track's first circles and no others, as the rules fill them ("fill the next coin")?"""
+    k = sum(filled)
+    return tuple(filled) == (True,) * k + (False,) * (len(filled) - k)
+
+
 def in_fill_order(dark: np.ndarray, filled: tuple[bool, ...], certainty: float,
                   gap: float = ORDER_GAP) -> tuple[tuple[bool, ...], float]:
     """The marks read by `marked_coins`, held to the rule that coins are filled in order along the track.
@@ -562,8 +566,7 @@ def in_fill_order(dark: np.ndarray, filled: tuple[bool, ...], certainty: float,
     paper beyond the bar) as the one coin not yet filled, which `marked_coins` alone tells apart.
     """
     d = np.asarray(dark, dtype=np.float64)
-    k = sum(filled)
-    if tuple(filled) == (True,) * k + (False,) * (len(d) - k):
+    if is_run(filled):
         return tuple(filled), certainty
     runs = {j: float(d[:j].min() - d[j:].max()) for j in range(1, len(d) - ORDER_BARE + 1)}
     j = max(runs, key=runs.get, default=0)  # the first of equal gaps, as argmax would
