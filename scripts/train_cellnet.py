@@ -149,12 +149,38 @@ def report(name: str, d: dict, pred: np.ndarray, conf: np.ndarray) -> None:
         print(f"   {c:8}", " ".join(f"{v:6d}" for v in cm[i]))
 
 
-def train(torch, x: np.ndarray, y: np.ndarray, epochs: int, batch: int = 256, lr: float = 3e-3, log=print):
-    """The network trained on patches `x` (n, S, S, 3 uint8, as harvested) with classes `y`."""
+def load_member(torch, net, path: Path, member: int) -> None:
+    """Start `net` from a shipped model (`vision.cellnet`'s folded arrays, model `member` of the file).
+
+    The file holds the convolutions with batch norm folded in, so each batch norm starts as the identity
+    (mean 0, variance 1, scale 1, shift the folded bias) and the convolutions take the folded weights."""
+    from vision.cellnet import members
+
+    with np.load(path, allow_pickle=False) as z:
+        m = members({k: z[k] for k in z.files})[member]
+    with torch.no_grad():
+        for i, (conv, bn) in enumerate(zip(net.convs, net.bns, strict=True)):
+            conv.weight.copy_(torch.from_numpy(m[f"w{i}"]).permute(3, 2, 0, 1))
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(m[f"b{i}"]))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        net.fc.weight.copy_(torch.from_numpy(m["fc_w"]).T)
+        net.fc.bias.copy_(torch.from_numpy(m["fc_b"]))
+
+
+def train(torch, x: np.ndarray, y: np.ndarray, epochs: int, batch: int = 256, lr: float = 3e-3, log=print,
+          init: tuple[Path, int] | None = None):
+    """The network trained on patches `x` (n, S, S, 3 uint8, as harvested) with classes `y`.
+
+    With `init` (a model file and the member in it) training goes on from that model: its batch norms stay
+    frozen (they were folded into the convolutions; batch statistics would undo them)."""
     n = len(y)
     counts = np.bincount(y, minlength=6).astype(float)
     cw = torch.tensor((counts.sum() / np.maximum(counts, 1) / 6) ** 0.5, dtype=torch.float32)
     net = build(torch)
+    if init is not None:
+        load_member(torch, net, *init)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((n + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
@@ -162,6 +188,9 @@ def train(torch, x: np.ndarray, y: np.ndarray, epochs: int, batch: int = 256, lr
     y_all = torch.from_numpy(y.astype(np.int64))
     for ep in range(epochs):
         net.train()
+        if init is not None:
+            for bn in net.bns:
+                bn.eval()
         t0 = time.time()
         order = np.random.permutation(n)
         tot = 0.0
@@ -192,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-per-gen", type=int, default=0, help="at most this many patches of each generator")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--init", type=Path, default=None, help="go on training a shipped model file (see --member)")
+    ap.add_argument("--member", type=int, default=0, help="which model of --init's file")
     args = ap.parse_args(argv)
     import torch
 
@@ -208,7 +239,8 @@ def main(argv: list[str] | None = None) -> int:
         sel = np.random.default_rng(args.seed).choice(len(d["y"]), args.max, replace=False)
         d = {k: v[sel] for k, v in d.items()}
     print(f"training on {len(d['y'])} patches; per class {np.bincount(d['y'], minlength=6).tolist()}", flush=True)
-    net = train(torch, d["x"], d["y"], args.epochs, args.batch, args.lr)
+    net = train(torch, d["x"], d["y"], args.epochs, args.batch, args.lr,
+                init=None if args.init is None else (args.init, args.member))
     temperature = 1.0
     for i, vp in enumerate(args.val):
         v = load([vp])

@@ -54,6 +54,30 @@ def test_training_exports_a_model_the_numpy_reader_runs_exactly(harvested, tmp_p
     assert out.stat().st_size < 5 * 1024 * 1024
 
 
+def test_training_goes_on_from_a_shipped_model(harvested, tmp_path):
+    """`--init`: the net starts as the shipped model (its folded batch norms as identities, the numbers the NumPy
+    reader gives), and training on from it keeps the batch norms frozen: the exported model is again one the
+    NumPy reader runs exactly, and it is the shipped one moved a little, not one started afresh."""
+    torch = pytest.importorskip("torch")
+    shipped = cellnet.members(cellnet._model())[1]
+    x = harvested["x"][:40]
+    start = train_cellnet.build(torch)
+    train_cellnet.load_member(torch, start, cellnet.MODEL_PATH, 1)
+    start.eval()
+    ref, _ = cellnet.forward(shipped, x.astype(np.float32) / cellnet_data.SCALE)
+    assert np.allclose(train_cellnet.logits_of(torch, start, x), ref, atol=1e-3)
+    torch.manual_seed(0)
+    net = train_cellnet.train(torch, harvested["x"], harvested["y"].astype(int), epochs=1, batch=64, lr=1e-4,
+                              log=lambda *_: None, init=(cellnet.MODEL_PATH, 1))
+    assert all(float(bn.running_mean.abs().max()) == 0.0 for bn in net.bns)  # frozen: never updated
+    out = tmp_path / "cellnet.npz"
+    train_cellnet.export(torch, net, out, temperature=1.0)
+    got, _ = cellnet.forward(cellnet._model(str(out)), x.astype(np.float32) / cellnet_data.SCALE)
+    assert np.allclose(got, train_cellnet.logits_of(torch, net, x), atol=1e-3)
+    moved = np.abs(got - ref).max()
+    assert 0 < moved < 0.5 * np.abs(ref).max()
+
+
 def test_temperature_is_the_one_that_fits_best():
     rng = np.random.default_rng(1)
     z = rng.normal(0, 2, (3000, 6))  # calibrated logits: the classes are drawn from their softmax
