@@ -1,9 +1,11 @@
 """Join cell models trained alike from different seeds into one file that `vision.cellnet` averages.
 
     python scripts/join_cellnet.py A.npz B.npz [C.npz …] --out vision/data/cellnet.npz
+    python scripts/join_cellnet.py vision/data/cellnet.npz:0 B.npz --out vision/data/cellnet.npz
 
-Each input is a file `scripts/train_cellnet.py` wrote (or a joined file: its models are all kept). The first
-model's embedding is the one the reader groups cells by, so put the model the thresholds were set on first.
+Each input is a file `scripts/train_cellnet.py` wrote (or a joined file: its models are all kept; `FILE:K` keeps
+only its model K). The first model's embedding is the one the reader groups cells by, so put the model the
+thresholds were set on first.
 """
 
 from __future__ import annotations
@@ -20,10 +22,15 @@ from vision.cellnet import joined, members  # noqa: E402
 
 
 def load_models(paths: list[Path]) -> list[dict[str, np.ndarray]]:
+    """The models in `paths`, in order; a path written `FILE:K` gives only model K of FILE."""
     models = []
     for p in paths:
-        with np.load(p, allow_pickle=False) as z:
-            models.extend(members({k: z[k] for k in z.files}))
+        path, sep, k = str(p).rpartition(":")
+        if not (sep and k.isdigit()):
+            path, k = str(p), ""
+        with np.load(path, allow_pickle=False) as z:
+            found = members({key: z[key] for key in z.files})
+        models.extend([found[int(k)]] if k else found)
     return models
 
 

@@ -154,10 +154,9 @@ def load_member(torch, net, path: Path, member: int) -> None:
 
     The file holds the convolutions with batch norm folded in, so each batch norm starts as the identity
     (mean 0, variance 1, scale 1, shift the folded bias) and the convolutions take the folded weights."""
-    from vision.cellnet import members
+    from scripts.join_cellnet import load_models
 
-    with np.load(path, allow_pickle=False) as z:
-        m = members({k: z[k] for k in z.files})[member]
+    m = load_models([Path(f"{path}:{member}")])[0]
     with torch.no_grad():
         for i, (conv, bn) in enumerate(zip(net.convs, net.bns, strict=True)):
             conv.weight.copy_(torch.from_numpy(m[f"w{i}"]).permute(3, 2, 0, 1))

@@ -379,6 +379,10 @@ def test_joined_models_average_their_probabilities_and_keep_the_first_look(tmp_p
     assert join_cellnet.main([str(pj), str(pa), "--out", str(pk)]) == 0
     prob_k, _ = cellnet.predict(x, pk)
     assert np.allclose(prob_k, (2 * prob_a + prob_b) / 3, atol=1e-6)
+    # FILE:K takes one model of a joined file: the joined file's second model alone reads as b
+    p1 = tmp_path / "second.npz"
+    assert join_cellnet.main([f"{pj}:1", "--out", str(p1)]) == 0
+    assert np.allclose(cellnet.predict(x, p1)[0], prob_b, atol=1e-6)
 
 
 def test_members_of_a_single_model_file_is_that_model():
