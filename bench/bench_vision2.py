@@ -61,11 +61,12 @@ import numpy as np
 
 from bench.photogen2 import DIFFICULTIES, HELDOUT_START, KINDS, STYLES
 
-GENERATORS = ("photogen2", "photogen3")  # the same kinds, styles, difficulties and seed splits
+GENERATORS = ("photogen2", "photogen3", "photogen4")  # the same kinds, styles, difficulties and seed splits
 
 
 def generator(name: str):
-    """The photo generator module `name` (bench.photogen2 or bench.photogen3, written apart from each other)."""
+    """The photo generator module `name` (bench.photogen2, photogen3 or photogen4, each written apart from the others
+    and from the reader; photogen4 in session 32, never trained on)."""
     import importlib
 
     if name not in GENERATORS:

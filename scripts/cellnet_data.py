@@ -3,8 +3,9 @@
     python scripts/cellnet_data.py OUT.npz --gen photogen2 --n 400 --seed-start 0 [--procs 2]
     python scripts/cellnet_data.py OUT.npz --gen synthphoto --n 400 --seed-start 0
     python scripts/cellnet_data.py OUT.npz --gen photogen3 --n 400 --seed-start 0
+    python scripts/cellnet_data.py OUT.npz --gen photogen4 --n 400 --seed-start 40000
 
-Each photo is made by its generator (development seeds only: < 100,000 for photogen2/3, < 1,000,000 for
+Each photo is made by its generator (development seeds only: < 100,000 for photogen2/3/4, < 1,000,000 for
 synthphoto), decoded as the reader decodes it, and cut into patches by `vision.cellpatch.cell_patches` around
 the truth's centres moved a little (a whole-lattice shift, turn and scale, and a wobble per centre), as the
 reader's own fit would place them. Printed cells (mountains, wastelands) are left out.
@@ -134,7 +135,7 @@ def jobs_for(gen: str, n: int, start: int) -> list:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out", type=Path)
-    ap.add_argument("--gen", choices=["photogen2", "photogen3", "synthphoto"], required=True)
+    ap.add_argument("--gen", choices=["photogen2", "photogen3", "photogen4", "synthphoto"], required=True)
     ap.add_argument("--n", type=int, default=100)
     ap.add_argument("--seed-start", type=int, default=0)
     ap.add_argument("--jitter", type=float, default=0.06, help="fit error to simulate, in cells")
