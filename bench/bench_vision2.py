@@ -66,7 +66,7 @@ GENERATORS = ("photogen2", "photogen3", "photogen4")  # the same kinds, styles, 
 
 def generator(name: str):
     """The photo generator module `name` (bench.photogen2, photogen3 or photogen4, each written apart from the others
-    and from the reader; photogen4 in session 32, never trained on)."""
+    and from the reader; the cell models are trained on development seeds of all three, never on held-out ones)."""
     import importlib
 
     if name not in GENERATORS:

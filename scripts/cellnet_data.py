@@ -135,7 +135,9 @@ def jobs_for(gen: str, n: int, start: int) -> list:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out", type=Path)
-    ap.add_argument("--gen", choices=["photogen2", "photogen3", "photogen4", "synthphoto"], required=True)
+    from bench.bench_vision2 import GENERATORS
+
+    ap.add_argument("--gen", choices=[*GENERATORS, "synthphoto"], required=True)
     ap.add_argument("--n", type=int, default=100)
     ap.add_argument("--seed-start", type=int, default=0)
     ap.add_argument("--jitter", type=float, default=0.06, help="fit error to simulate, in cells")

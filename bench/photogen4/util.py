@@ -74,15 +74,22 @@ def grain(shape: tuple[int, int], rng: np.random.Generator, scale: float = 1.0) 
     return np.clip(0.5 + 0.22 * n, 0, 1)
 
 
-def apply_ink(img: np.ndarray, mask: np.ndarray, rgb, x0: int = 0, y0: int = 0) -> None:
-    """Transparent ink: img *= 1 - mask * (1 - rgb) on the ROI at (x0, y0); mask float32 (may exceed 1 = overlap)."""
+def _overlap(img: np.ndarray, mask: np.ndarray, x0: int, y0: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """(view of img, view of mask) where a mask placed at (x0, y0) overlaps the image; None when it does not."""
     h, w = mask.shape
     H, W = img.shape[:2]
     xa, ya, xb, yb = max(0, x0), max(0, y0), min(W, x0 + w), min(H, y0 + h)
     if xa >= xb or ya >= yb:
+        return None
+    return img[ya:yb, xa:xb], mask[ya - y0:yb - y0, xa - x0:xb - x0]
+
+
+def apply_ink(img: np.ndarray, mask: np.ndarray, rgb, x0: int = 0, y0: int = 0) -> None:
+    """Transparent ink: img *= 1 - mask * (1 - rgb) on the ROI at (x0, y0); mask float32 (may exceed 1 = overlap)."""
+    cut = _overlap(img, mask, x0, y0)
+    if cut is None:
         return
-    m = mask[ya - y0:yb - y0, xa - x0:xb - x0]
-    roi = img[ya:yb, xa:xb]
+    roi, m = cut
     for ch in range(3):
         f = 1.0 - m * (1.0 - float(rgb[ch]))
         np.maximum(f, 0.03, out=f)
@@ -91,13 +98,11 @@ def apply_ink(img: np.ndarray, mask: np.ndarray, rgb, x0: int = 0, y0: int = 0) 
 
 def apply_paint(img: np.ndarray, mask: np.ndarray, rgb, x0: int = 0, y0: int = 0) -> None:
     """Opaque paint (correction fluid, erasing back to paper colour): img = img * (1 - m) + rgb * m."""
-    h, w = mask.shape
-    H, W = img.shape[:2]
-    xa, ya, xb, yb = max(0, x0), max(0, y0), min(W, x0 + w), min(H, y0 + h)
-    if xa >= xb or ya >= yb:
+    cut = _overlap(img, mask, x0, y0)
+    if cut is None:
         return
-    m = np.clip(mask[ya - y0:yb - y0, xa - x0:xb - x0], 0, 1)
-    roi = img[ya:yb, xa:xb]
+    roi, m = cut
+    m = np.clip(m, 0, 1)
     for ch in range(3):
         roi[..., ch] = roi[..., ch] * (1 - m) + float(rgb[ch]) * m
 
