@@ -127,6 +127,32 @@ def test_neutral_ink_outlines_a_pencil_grid_over_green_squares():
     assert _nearest(quads) < 0.6 * PITCH
 
 
+def _grey_squared_page(ruling: int = 186, pen: int = 170) -> np.ndarray:
+    """Squared paper ruled in grey 2 px lines nearly as dark as the pen, the grid traced over it in 3 px strokes."""
+    img = _page()
+    for v in np.arange(154, 650, SQUARE):
+        cv2.line(img, (int(v), 40), (int(v), 719), (ruling,) * 3, 2)
+    for v in np.arange(44, 720, SQUARE):
+        cv2.line(img, (150, int(v)), (649, int(v)), (ruling,) * 3, 2)
+    gx, gy = GRID_TL
+    for i in range(12):
+        v = i * PITCH
+        cv2.line(img, (int(gx + v), int(gy)), (int(gx + v), int(gy + 11 * PITCH)), (pen,) * 3, 3)
+        cv2.line(img, (int(gx), int(gy + v)), (int(gx + 11 * PITCH), int(gy + v)), (pen,) * 3, 3)
+    return cv2.GaussianBlur(img, (0, 0), 0.8)
+
+
+def test_a_middle_level_outlines_a_pen_grid_just_darker_than_its_rulings():
+    """Rulings at ink 0.25 join the grid into the page's mesh at 0.18; the pen at 0.28 is gone at 0.3. Only the
+    level between them (0.24) cuts the grid out alone (photogen4 development seed 35, squared graphite: refused
+    before it)."""
+    ink = ink_map(_grey_squared_page())
+    assert 0.2 < ink[300, 264] < 0.26 < ink[300, int(GRID_TL[0])] < 0.3  # a ruling, then the pen
+    assert 0.24 in WIDE_LEVELS
+    assert _nearest(ink_quads(ink, (0.18, 0.3, 0.4), close=WIDE_CLOSE)) > PITCH
+    assert _nearest(ink_quads(ink, WIDE_LEVELS, close=WIDE_CLOSE)) < 0.25 * PITCH
+
+
 def test_a_wider_closing_joins_a_grid_of_broken_strokes():
     ink = ink_map(_dashed_grid(gap=4))
     assert _nearest(ink_quads(ink)) == np.inf  # gaps of 4 px: the 3 px closing leaves it in pieces

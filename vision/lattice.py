@@ -916,10 +916,12 @@ def paper_quads(gray: np.ndarray, keep: int = 2) -> list[np.ndarray]:
 # Darkness levels (`ink_map`, 0..1) at which a drawn grid is cut out of the paper's own lines: squared paper's
 # and notebook rulings are printed faint (0.05–0.2), a grid drawn over them in pen, pencil or felt-tip is darker.
 INK_OUTLINE_LEVELS = (0.18, 0.3)
-# A second look with a wider closing (a grid's strokes broken by hatching or by a pale pen) and a higher level (a
-# felt-tip or ballpoint grid over rulings as dark as 0.3), and one in grey ink alone (`neutral_ink_map`).
+# A second look with a wider closing (a grid's strokes broken by hatching or by a pale pen), a higher level (a
+# felt-tip or ballpoint grid over rulings as dark as 0.3), one between the first two (a pencil grid just darker
+# than rulings above 0.18: squared paper in glare, photogen4 development seed 35), and one in grey ink alone
+# (`neutral_ink_map`). Only photos the first look refuses are looked at so.
 WIDE_CLOSE = 5
-WIDE_LEVELS = (0.18, 0.3, 0.4)
+WIDE_LEVELS = (0.18, 0.24, 0.3, 0.4)
 NEUTRAL_LEVELS = (0.18, 0.3)
 INK_OUTLINE_KEEP = 2  # outlines kept per level, largest first
 MIN_GRID_AREA = 0.02  # of the working image: a grid smaller than this is not searched (its cells are too small)
