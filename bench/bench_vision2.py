@@ -61,12 +61,13 @@ import numpy as np
 
 from bench.photogen2 import DIFFICULTIES, HELDOUT_START, KINDS, STYLES
 
-GENERATORS = ("photogen2", "photogen3", "photogen4")  # the same kinds, styles, difficulties and seed splits
+# the same kinds, styles, difficulties and seed splits
+GENERATORS = ("photogen2", "photogen3", "photogen4", "photogen5")
 
 
 def generator(name: str):
-    """The photo generator module `name` (bench.photogen2, photogen3 or photogen4, each written apart from the others
-    and from the reader; the cell models are trained on development seeds of all three, never on held-out ones)."""
+    """The photo generator module `name` (bench.photogen2 … photogen5, each written apart from the others and from
+    the reader; the cell models are trained on development seeds of photogen2-4, never on held-out ones)."""
     import importlib
 
     if name not in GENERATORS:

@@ -1,9 +1,9 @@
 """Fit the map from a cell's evidence to P(read right) for the learned cell reader (`vision/cellread.py`).
 
     python scripts/calibrate_cellnet.py --out vision/data/cellcal.json [--photogen2 N] [--photogen3 N]
-                                        [--synthphoto N] [--procs 2] [--cache DIR]
+                                        [--photogen4 N] [--synthphoto N] [--procs 2] [--cache DIR]
 
-Development photos only (photogen2/photogen3 seeds 30,000 onwards, synthphoto seeds 400,000 onwards; the
+Development photos only (photogen2/photogen3/photogen4 seeds 30,000 onwards, synthphoto seeds 400,000 onwards; the
 held-out ranges are never read). Every photo is read by the whole reader, in-process; each drawable cell the
 player did not name gives one row (`vision.cellread.CAL_FEATURES`) and whether the cell was read right. Sheets
 read turned are left out, and so are sheets read the wrong way up whose way up the review asks (the chance of a
@@ -39,7 +39,7 @@ def _job_list(args) -> list[tuple[str, tuple]]:
 
     jobs = []
     for gen, n, start in (("photogen2", args.photogen2, 30_000), ("photogen3", args.photogen3, 30_000),
-                          ("synthphoto", args.synthphoto, 400_000)):
+                          ("photogen4", args.photogen4, 30_000), ("synthphoto", args.synthphoto, 400_000)):
         if n:
             jobs += [(gen, j) for j in jobs_for(gen, n, start)]
     return jobs
@@ -110,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--photogen2", type=int, default=200)
     ap.add_argument("--photogen3", type=int, default=0)
+    ap.add_argument("--photogen4", type=int, default=0)
     ap.add_argument("--synthphoto", type=int, default=100)
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--cache", type=Path, help="keep the rows here (a pickle), to refit without reading again")
