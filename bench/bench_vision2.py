@@ -63,6 +63,9 @@ from bench.photogen2 import DIFFICULTIES, HELDOUT_START, KINDS, STYLES
 
 # the same kinds, styles, difficulties and seed splits
 GENERATORS = ("photogen2", "photogen3", "photogen4", "photogen5")
+# The yardstick: no cell model is trained and no constant is fitted on its photos (bench/README.md, session 33),
+# so the harvesting and calibration scripts refuse it.
+NEVER_TRAINED = ("photogen5",)
 
 
 def generator(name: str):

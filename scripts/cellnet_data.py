@@ -135,9 +135,10 @@ def jobs_for(gen: str, n: int, start: int) -> list:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out", type=Path)
-    from bench.bench_vision2 import GENERATORS
+    from bench.bench_vision2 import GENERATORS, NEVER_TRAINED
 
-    ap.add_argument("--gen", choices=[*GENERATORS, "synthphoto"], required=True)
+    ap.add_argument("--gen", choices=[g for g in (*GENERATORS, "synthphoto") if g not in NEVER_TRAINED],
+                    required=True)
     ap.add_argument("--n", type=int, default=100)
     ap.add_argument("--seed-start", type=int, default=0)
     ap.add_argument("--jitter", type=float, default=0.06, help="fit error to simulate, in cells")

@@ -41,7 +41,8 @@ def load(paths: list[Path], hold_gen: str | None = None, keep_gen: str | None = 
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-def build(torch):
+def build(torch, outputs: int = 6):
+    """The network of PLAN with `outputs` values out (6 class logits; `scripts/train_cellsim.py`: a likeness vector)."""
     nn = torch.nn
 
     class Net(nn.Module):
@@ -52,7 +53,7 @@ def build(torch):
             for cin, cout, k, s, _ in PLAN:
                 self.convs.append(nn.Conv2d(cin, cout, k, s, k // 2, bias=False))
                 self.bns.append(nn.BatchNorm2d(cout))
-            self.fc = nn.Linear(PLAN[-1][1], 6)
+            self.fc = nn.Linear(PLAN[-1][1], outputs)
             self.drop = nn.Dropout(0.2)
 
         def forward(self, x):

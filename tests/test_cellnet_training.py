@@ -98,3 +98,32 @@ def test_calibration_fits_on_read_photos_and_writes_a_model(tmp_path, monkeypatc
     assert len(model["coef"]) == len(model["features"])
     text = capsys.readouterr().out
     assert "calibrated: silent" in text and "right" in text
+
+
+def test_the_yardstick_generator_is_never_harvested(tmp_path, capsys):
+    """photogen5 is kept as the one generator no model learnt from: the harvester refuses it."""
+    with pytest.raises(SystemExit):
+        cellnet_data.main([str(tmp_path / "x.npz"), "--gen", "photogen5", "--n", "1"])
+    assert "photogen5" in capsys.readouterr().err
+
+
+def test_likeness_training_chain_exports_what_it_trained(harvested, tmp_path):
+    """scripts/train_cellsim.py: a few batches of photos and unseen symbols, exported; vision.cellsim's NumPy
+    forward pass gives the trained network's unit vectors."""
+    torch = pytest.importorskip("torch")
+    from scripts import train_cellsim
+    from vision import cellsim
+
+    torch.manual_seed(0)
+    d = {k: np.concatenate([v, v]) for k, v in harvested.items()}  # two photos' worth at least per batch
+    net = train_cellsim.train(torch, d, epochs=1, per_sheet=12, sheets_per_batch=2, lr=1e-3, init=None,
+                              steps_per_epoch=3, designs=1)
+    out = tmp_path / "sim.npz"
+    train_cellsim.export(torch, net, out, 1.0)
+    x = harvested["x"][:16]
+    want = train_cellsim.vectors(torch, net, x)
+    got = cellsim.vectors(x.astype(np.float32) / cellnet_data.SCALE, out)
+    assert got.shape == (16, train_cellsim.DIM)
+    assert np.allclose(np.linalg.norm(got, axis=1), 1, atol=1e-4)
+    assert np.abs(got - want).max() < 1e-3
+

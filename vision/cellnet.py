@@ -66,6 +66,11 @@ def available(path: Path | None = None) -> bool:
     return _model(str(path or MODEL_PATH)) is not None
 
 
+def model_at(path: Path) -> dict[str, np.ndarray] | None:
+    """The arrays of a model file in `forward`'s format (loaded once), or None when it is missing."""
+    return _model(str(path))
+
+
 def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray, stride: int) -> np.ndarray:
     """'same'-padded convolution of (n, h, w, cin) by (k, k, cin, cout) weights, then ReLU.
 

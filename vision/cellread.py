@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from companion.cartographers.data import GRID_SIZE
-from vision import cellnet
+from vision import cellnet, cellsim
 from vision.calibrate import DOMINANT_CAP, dominant_terrain, logit, predict
 from vision.cellpatch import MARGIN, PATCH, cell_pitch, grid_quads, paper_white, quad_patches
 from vision.scarcity import SCARCE_CAP, nearly_blank, scarce_terrains, suspect_cells, suspect_groups
@@ -69,6 +69,7 @@ class NetCells:
     emb: np.ndarray  # (n, E) how each cell looks (the model's last features)
     colour: np.ndarray  # (n, 3) the ink's (a, b, L) in the inner cell
     legend: dict[str, tuple[np.ndarray, np.ndarray]]  # drawn legend squares: terrain -> (probs, colour)
+    like: np.ndarray | None = None  # (n, D) unit likeness vectors (`vision.cellsim`), None without that model
 
     def row_of(self) -> dict[tuple[int, int], int]:
         return {c: k for k, c in enumerate(self.cells)}
@@ -122,7 +123,8 @@ def read_net(image: np.ndarray, centres: np.ndarray, cells: list[tuple[int, int]
     for k, t in enumerate(names):
         if probs[n + k, EMPTY] < 0.5:  # a square left blank teaches nothing
             legend[t] = (probs[n + k], colour[n + k])
-    return NetCells(list(cells), probs[:n], emb[:n], colour[:n], legend)
+    like = cellsim.vectors(patches[:n])
+    return NetCells(list(cells), probs[:n], emb[:n], colour[:n], legend, like)
 
 
 def adapt(probs: np.ndarray, colour: np.ndarray, fixed: dict[int, int] | None = None,
@@ -353,7 +355,7 @@ def read_cells_net(net: NetCells, norm: np.ndarray, canon, side: str, offsets, m
             warnings.append(Note.of("legend_empty"))
     Q0 = adapt(P, F, examples=examples)
     filled = [k for k in range(len(order)) if int(Q0[k].argmax()) != EMPTY]
-    groups = make_groups(a, filled)
+    groups = make_groups(a, filled, like=None if net.like is None else net.like[order])
     fixed: dict[int, int] = {}
     given = {g.id: names[g.id] for g in groups if names.get(g.id) in NAMEABLE}
     taught = _taught(groups, E, given, Q0)

@@ -3,7 +3,9 @@
 A player draws every forest the same way (one pencil, one symbol), so cells that
 look alike share a terrain even when we cannot yet say which. Cells are grouped
 by average-linkage agglomerative clustering on an appearance distance that mixes
-colour (hue histograms), lightness and, for neutral ink, the symbol's shape.
+colour (hue histograms), lightness and, for neutral ink, the symbol's shape — and,
+where its weights are installed, the learned likeness of `vision.cellsim`, which
+tells apart symbols no generator we trained on drew (half of the distance).
 Over-splitting is cheap (a group is one tap); merging two terrains is not, so
 the threshold is strict. Groups are numbered by their first cell in reading
 order, so the same photo always gives the same group ids (the review screen and
@@ -25,6 +27,8 @@ THIN_COVERAGE = 0.3  # cells whose ink covers less than this are strokes (symbol
 TEXTURE_LIGHT = 65.0  # coloured ink lighter than this and spread evenly is hatching (pencil), not a pen's symbol
 SYMBOL_MAX_COVERAGE = 0.5  # concentrated strokes covering less than this are a symbol, however bold the pen
 EMBED_MIX = 0.6  # share of the symbol model's opinion in the shape distance of two drawn symbols
+LIKE_MIX = 0.5  # share of the learned likeness (`vision.cellsim`) in the distance, where that model is installed
+LIKE_MERGE_AT = 0.12  # the learned distance (1 − cos) that counts as much as MERGE_AT of the measured one
 
 
 @dataclass
@@ -69,8 +73,11 @@ def symbol_embedding(a: CellArrays) -> tuple[np.ndarray, np.ndarray] | None:
     return (out[0], has) if out is not None else None
 
 
-def distances(a: CellArrays) -> np.ndarray:
-    """(n, n) appearance distance between cells, about 0 (same hand) .. 1+ (different terrains)."""
+def distances(a: CellArrays, like: np.ndarray | None = None) -> np.ndarray:
+    """(n, n) appearance distance between cells, about 0 (same hand) .. 1+ (different terrains).
+
+    `like`: the cells' learned likeness vectors (`vision.cellsim`, rows as `a`); the distance is then a mix of
+    the measured one and the learned one, scaled so that both say "one class" at MERGE_AT."""
     h = _hue_part(a)
     # Hue: half the L1 distance of the histograms (0 = same colours, 1 = nothing in common), smoothed
     # over neighbouring bins so that two greens a bin apart are close.
@@ -107,6 +114,10 @@ def distances(a: CellArrays) -> np.ndarray:
     shape_w = np.maximum(both_neutral, thin_both) * (1.0 - (texture[:, None] & texture[None, :]))
     d = (d_hue + 0.5 * d_light + SHAPE_WEIGHT * shape_w * d_shape_ink
          + 0.5 * (1 - both_neutral) * d_sym)
+    if like is not None:
+        from vision.cellsim import distances as learned
+
+        d = (1 - LIKE_MIX) * d + LIKE_MIX * (MERGE_AT / LIKE_MERGE_AT) * learned(like)
     np.fill_diagonal(d, 0.0)
     return d.astype(np.float32)
 
@@ -140,13 +151,15 @@ def cluster(d: np.ndarray, merge_at: float = MERGE_AT) -> list[list[int]]:
     return [sorted(m) for m in members.values()]
 
 
-def make_groups(a: CellArrays, rows: list[int] | np.ndarray, merge_at: float = MERGE_AT) -> list[Group]:
-    """Groups of the cells `rows` (the filled ones) of `a`, numbered 1.. in reading order of their first cell."""
+def make_groups(a: CellArrays, rows: list[int] | np.ndarray, merge_at: float = MERGE_AT,
+                like: np.ndarray | None = None) -> list[Group]:
+    """Groups of the cells `rows` (the filled ones) of `a`, numbered 1.. in reading order of their first cell
+    (`like`: learned likeness vectors of all of `a`'s rows, see `distances`)."""
     rows = [int(r) for r in rows]
     if not rows:
         return []
     sub = a.take(rows)
-    d = distances(sub)
+    d = distances(sub, None if like is None else like[rows])
     parts = cluster(d, merge_at)
     parts.sort(key=lambda p: min(sub.cells[i] for i in p))
     out = []
