@@ -64,7 +64,7 @@ from bench.photogen2 import DIFFICULTIES, HELDOUT_START, KINDS, STYLES
 # the same kinds, styles, difficulties and seed splits
 GENERATORS = ("photogen2", "photogen3", "photogen4", "photogen5")
 # The yardstick: no cell model is trained and no constant is fitted on its photos (bench/README.md, session 33),
-# so the harvesting and calibration scripts refuse it.
+# so the harvester (scripts/cellnet_data.py) refuses it; scripts/calibrate_cellnet.py has no option for it.
 NEVER_TRAINED = ("photogen5",)
 
 

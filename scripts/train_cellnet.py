@@ -150,7 +150,7 @@ def report(name: str, d: dict, pred: np.ndarray, conf: np.ndarray) -> None:
         print(f"   {c:8}", " ".join(f"{v:6d}" for v in cm[i]))
 
 
-def load_member(torch, net, path: Path, member: int) -> None:
+def load_member(torch, net, path: Path, member: int, with_head: bool = True) -> None:
     """Start `net` from a shipped model (`vision.cellnet`'s folded arrays, model `member` of the file).
 
     The file holds the convolutions with batch norm folded in, so each batch norm starts as the identity
@@ -165,8 +165,9 @@ def load_member(torch, net, path: Path, member: int) -> None:
             bn.bias.copy_(torch.from_numpy(m[f"b{i}"]))
             bn.running_mean.zero_()
             bn.running_var.fill_(1.0 - bn.eps)
-        net.fc.weight.copy_(torch.from_numpy(m["fc_w"]).T)
-        net.fc.bias.copy_(torch.from_numpy(m["fc_b"]))
+        if with_head:  # without: a new last layer (scripts/train_cellsim.py keeps only the convolutions)
+            net.fc.weight.copy_(torch.from_numpy(m["fc_w"]).T)
+            net.fc.bias.copy_(torch.from_numpy(m["fc_b"]))
 
 
 def train(torch, x: np.ndarray, y: np.ndarray, epochs: int, batch: int = 256, lr: float = 3e-3, log=print,

@@ -29,7 +29,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scripts.train_cellnet import augment, build, export, load, to_tensor  # noqa: E402
+from scripts.train_cellnet import augment, build, export, load, load_member, to_tensor  # noqa: E402
 
 DIM = 32  # length of the likeness vector
 TAU = 0.1  # temperature of the contrastive loss
@@ -179,26 +179,12 @@ def group_report(name: str, d: dict, z: np.ndarray, merge_at: tuple[float, ...])
                                                        for k, v in sorted(by_style.items())), flush=True)
 
 
-def init_from(torch, net, path: Path, member: int) -> None:
-    """The cell model's convolutions (batch norm folded, so each starts as the identity); a new last layer."""
-    from scripts.join_cellnet import load_models
-
-    m = load_models([Path(f"{path}:{member}")])[0]
-    with torch.no_grad():
-        for i, (conv, bn) in enumerate(zip(net.convs, net.bns, strict=True)):
-            conv.weight.copy_(torch.from_numpy(m[f"w{i}"]).permute(3, 2, 0, 1))
-            bn.weight.fill_(1.0)
-            bn.bias.copy_(torch.from_numpy(m[f"b{i}"]))
-            bn.running_mean.zero_()
-            bn.running_var.fill_(1.0 - bn.eps)
-
-
 def train(torch, d: dict, epochs: int, per_sheet: int, sheets_per_batch: int, lr: float,
           init: tuple[Path, int] | None, steps_per_epoch: int, designs: int = 0):
     """`designs`: sheets of unseen symbols (`design_sheet`) added to every batch."""
     net = build(torch, DIM)
     if init is not None:
-        init_from(torch, net, *init)
+        load_member(torch, net, *init, with_head=False)  # the cell model's convolutions, a new last layer
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps_per_epoch,
                                                 pct_start=0.15)

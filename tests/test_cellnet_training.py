@@ -115,7 +115,7 @@ def test_likeness_training_chain_exports_what_it_trained(harvested, tmp_path):
     from vision import cellsim
 
     torch.manual_seed(0)
-    d = {k: np.concatenate([v, v]) for k, v in harvested.items()}  # two photos' worth at least per batch
+    d = {k: np.concatenate([v, v]) for k, v in harvested.items()}  # each photo's cells twice: a batch's worth
     net = train_cellsim.train(torch, d, epochs=1, per_sheet=12, sheets_per_batch=2, lr=1e-3, init=None,
                               steps_per_epoch=3, designs=1)
     out = tmp_path / "sim.npz"

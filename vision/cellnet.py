@@ -126,12 +126,18 @@ def predict(patches: np.ndarray, path: Path | None = None) -> tuple[np.ndarray, 
     return np.mean(probs, axis=0), emb[0]
 
 
-def _one(m: dict[str, np.ndarray], patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def forward_batched(m: dict[str, np.ndarray], patches: np.ndarray, batch: int = 128) -> tuple[np.ndarray, np.ndarray]:
+    """`forward` over any number of patches, `batch` at a time (bounded im2col buffers)."""
     out_l, out_e = [], []
-    for k in range(0, len(patches), 128):  # bounded im2col buffers
-        lg, e = forward(m, patches[k : k + 128])
+    for k in range(0, len(patches), batch):
+        lg, e = forward(m, patches[k : k + batch])
         out_l.append(lg)
         out_e.append(e)
-    logits = np.concatenate(out_l) / float(m.get("temperature", 1.0))
+    return np.concatenate(out_l), np.concatenate(out_e)
+
+
+def _one(m: dict[str, np.ndarray], patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    logits, emb = forward_batched(m, patches)
+    logits = logits / float(m.get("temperature", 1.0))
     z = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return z / z.sum(axis=1, keepdims=True), np.concatenate(out_e)
+    return z / z.sum(axis=1, keepdims=True), emb

@@ -30,8 +30,9 @@ def vectors(patches: np.ndarray, path: Path | None = None) -> np.ndarray | None:
     m = cellnet.model_at(path or MODEL_PATH)
     if m is None:
         return None
-    out = [cellnet.forward(m, patches[k : k + 128])[0] for k in range(0, len(patches), 128)]
-    v = np.concatenate(out) if out else np.zeros((0, 1), np.float32)
+    if len(patches) == 0:
+        return np.zeros((0, m["fc_b"].shape[0]), np.float32)
+    v = cellnet.forward_batched(m, patches)[0]
     return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-6)
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.cellsim import distances as learned
 from vision.features import EVEN_TEXTURE, HUE_BINS, CellArrays
 
 MERGE_AT = 0.34  # average distance below which two clusters are one class
@@ -115,8 +116,6 @@ def distances(a: CellArrays, like: np.ndarray | None = None) -> np.ndarray:
     d = (d_hue + 0.5 * d_light + SHAPE_WEIGHT * shape_w * d_shape_ink
          + 0.5 * (1 - both_neutral) * d_sym)
     if like is not None:
-        from vision.cellsim import distances as learned
-
         d = (1 - LIKE_MIX) * d + LIKE_MIX * (MERGE_AT / LIKE_MERGE_AT) * learned(like)
     np.fill_diagonal(d, 0.0)
     return d.astype(np.float32)
